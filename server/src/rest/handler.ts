@@ -1,0 +1,77 @@
+// /api/db: parse → plan → SQL → execute → respond, and PostgREST-style errors.
+import { Hono, type Context } from 'hono';
+import type { AppContext } from '../app.js';
+import { isPgError } from '../db/database.js';
+import { ApiError, fromPgError } from './errors.js';
+import { parseRequest } from './parse.js';
+import { plan as makePlan, type Access, type Plan } from './plan.js';
+import { respond, singularError, type ApiResponse, type ResultRow } from './respond.js';
+import { buildSql } from './sql.js';
+
+/** Decides whether the caller may touch these resources; throws an ApiError when not. */
+export type Authorize = (c: Context, access: Access[]) => void | Promise<void>;
+
+export function restRoutes(ctx: AppContext, authorize?: Authorize): Hono {
+  const app = new Hono();
+  app.all('/*', async (c) => {
+    try {
+      const url = new URL(c.req.url);
+      const path = url.pathname.replace(/^.*?\/api\/db/, '');
+      const method = c.req.method;
+      const body = method === 'GET' || method === 'HEAD' ? undefined : await c.req.text();
+      const req = parseRequest({
+        method,
+        path,
+        query: [...url.searchParams.entries()],
+        headers: { prefer: c.req.header('prefer'), accept: c.req.header('accept'), range: c.req.header('range') },
+        body,
+      });
+      const plan = makePlan(req, { schema: ctx.schema, registry: ctx.registry });
+      if (authorize) await authorize(c, plan.access);
+      const res = await execute(ctx, plan, method, req.prefer.tx === 'rollback');
+      return send(c, res);
+    } catch (e) {
+      return send(c, errorResponse(e, c));
+    }
+  });
+  return app;
+}
+
+async function execute(ctx: AppContext, plan: Plan, method: string, rollback: boolean): Promise<ApiResponse> {
+  const statement = buildSql(plan);
+  if (plan.kind === 'read') {
+    const { rows } = await ctx.db.query<ResultRow>(statement.text, statement.values);
+    return respond(plan, rows[0]!, method);
+  }
+  // Writes and functions run in a transaction so a refused result leaves nothing behind.
+  let response: ApiResponse | undefined;
+  const rollbackMarker = new Error('rollback requested');
+  try {
+    await ctx.db.transaction(async (tx) => {
+      if (plan.kind === 'rpc' && plan.readOnly) await tx.query('SET TRANSACTION READ ONLY');
+      const { rows } = await tx.query<ResultRow>(statement.text, statement.values);
+      response = respond(plan, rows[0]!, method);
+      if (rollback) throw rollbackMarker;
+    });
+  } catch (e) {
+    if (e !== rollbackMarker) throw e;
+  }
+  return response!;
+}
+
+function errorResponse(e: unknown, c: Context): ApiResponse {
+  let err: ApiError;
+  if (e instanceof ApiError) err = e;
+  else if (isPgError(e)) err = fromPgError(e);
+  else {
+    console.error(`/api/db ${c.req.method} ${c.req.path} failed:`, e);
+    err = new ApiError(500, 'OPSDECK500', 'Internal server error');
+  }
+  return { status: err.status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(err.body()) };
+}
+
+function send(c: Context, res: ApiResponse): Response {
+  return new Response(res.body, { status: res.status, headers: res.headers });
+}
+
+export { singularError };

@@ -1,0 +1,46 @@
+// The exposure registry: the only tables, views and functions reachable through /api/db.
+// Each entry names its RBAC resource; secret columns are writable but never returned.
+import type { Resource } from '@opsdeck/common';
+
+export interface ExposedRelation {
+  name: string;
+  resource: Resource;
+  secretColumns?: readonly string[];
+}
+
+export interface ExposedFunction {
+  name: string;
+  resource: Resource;
+}
+
+export interface ExposureRegistry {
+  relations: ReadonlyMap<string, ExposedRelation>;
+  functions: ReadonlyMap<string, ExposedFunction>;
+}
+
+const relations: ExposedRelation[] = [
+  { name: 'people', resource: 'database' },
+  { name: 'teams', resource: 'database' },
+  { name: 'team_members', resource: 'database' },
+  { name: 'properties', resource: 'properties' },
+  { name: 'agents', resource: 'agents' },
+  { name: 'access_tokens', resource: 'identities', secretColumns: ['value'] },
+  { name: 'job_history', resource: 'database' },
+  { name: 'job_history_names', resource: 'database' },
+  { name: 'event_queue', resource: 'database' },
+  { name: 'connections', resource: 'connections', secretColumns: ['password', 'certificate'] },
+];
+
+const functions: ExposedFunction[] = [];
+
+export function buildRegistry(
+  extraRelations: ExposedRelation[] = [],
+  extraFunctions: ExposedFunction[] = [],
+): ExposureRegistry {
+  return {
+    relations: new Map([...relations, ...extraRelations].map((r) => [r.name, r])),
+    functions: new Map([...functions, ...extraFunctions].map((f) => [f.name, f])),
+  };
+}
+
+export const registry = buildRegistry();
