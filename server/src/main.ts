@@ -6,7 +6,9 @@ try {
   const opsdeck = await startOpsdeck();
   const { config, db } = opsdeck.ctx;
   const where = db.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
-  console.log(`Opsdeck ${opsdeck.ctx.version} listening on http://localhost:${opsdeck.port} (database: ${where}; ready in ${((Date.now() - started) / 1000).toFixed(2)} s)`);
+  console.log(
+    `Opsdeck ${opsdeck.ctx.version} listening on http://localhost:${opsdeck.port} (database: ${where}; ready in ${((Date.now() - started) / 1000).toFixed(2)} s)`,
+  );
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

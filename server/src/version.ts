@@ -5,7 +5,10 @@ import path from 'node:path';
 function readVersion(): string {
   for (const rel of ['../package.json', '../../package.json']) {
     try {
-      const pkg = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, rel), 'utf8')) as { name?: string; version?: string };
+      const pkg = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, rel), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (pkg.name === '@opsdeck/server' && pkg.version) return pkg.version;
     } catch {
       // try the next location

@@ -111,9 +111,24 @@ interface RawArg {
 export async function introspect(db: Queryable, schema = 'public'): Promise<SchemaCache> {
   const [rels, cons, viewCols, fns] = await Promise.all([
     db.query<{ name: string; kind: string; columns: Column[] | string }>(RELATIONS_SQL, [schema]),
-    db.query<{ constraint: string; type: string; table: string; ref_table: string | null; columns: string[]; ref_columns: string[] | null }>(CONSTRAINTS_SQL, [schema]),
+    db.query<{
+      constraint: string;
+      type: string;
+      table: string;
+      ref_table: string | null;
+      columns: string[];
+      ref_columns: string[] | null;
+    }>(CONSTRAINTS_SQL, [schema]),
     db.query<{ view: string; table: string; column: string }>(VIEW_COLUMNS_SQL, [schema]),
-    db.query<{ name: string; returns_set: boolean; volatile: boolean; n_defaults: number; return_type: string; returns_relation: string | null; args: RawArg[] | string }>(FUNCTIONS_SQL, [schema]),
+    db.query<{
+      name: string;
+      returns_set: boolean;
+      volatile: boolean;
+      n_defaults: number;
+      return_type: string;
+      returns_relation: string | null;
+      args: RawArg[] | string;
+    }>(FUNCTIONS_SQL, [schema]),
   ]);
 
   const relations = new Map<string, Relation>();
@@ -137,7 +152,13 @@ export async function introspect(db: Queryable, schema = 'public'): Promise<Sche
     if (c.type === 'p') rel.primaryKey = columns;
     if (c.type === 'p' || c.type === 'u') rel.uniqueKeys.push(columns);
     if (c.type === 'f' && c.ref_table && relations.has(c.ref_table)) {
-      foreignKeys.push({ constraint: c.constraint, table: c.table, columns, refTable: c.ref_table, refColumns: pgArray(c.ref_columns) });
+      foreignKeys.push({
+        constraint: c.constraint,
+        table: c.table,
+        columns,
+        refTable: c.ref_table,
+        refColumns: pgArray(c.ref_columns),
+      });
     }
   }
   foreignKeys.push(...inferViewForeignKeys(relations, foreignKeys, viewCols.rows));
@@ -166,7 +187,11 @@ export async function introspect(db: Queryable, schema = 'public'): Promise<Sche
 function pgArray(v: string[] | string | null): string[] {
   if (v === null) return [];
   if (Array.isArray(v)) return v;
-  return v.replace(/^\{|\}$/g, '').split(',').filter(Boolean).map((s) => s.replace(/^"|"$/g, ''));
+  return v
+    .replace(/^\{|\}$/g, '')
+    .split(',')
+    .filter(Boolean)
+    .map((s) => s.replace(/^"|"$/g, ''));
 }
 
 /**

@@ -10,7 +10,9 @@ export function createHttpApp(ctx: AppContext): Hono {
   app.get('/api/about', (c) => c.json({ version: ctx.version, database: ctx.db.kind }));
 
   app.get('/api/properties', async (c) => {
-    const { rows } = await ctx.db.query('SELECT name, value, created_by, created_at, updated_at FROM properties ORDER BY name');
+    const { rows } = await ctx.db.query(
+      'SELECT name, value, created_by, created_at, updated_at FROM properties ORDER BY name',
+    );
     return c.json(rows);
   });
 

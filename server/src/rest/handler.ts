@@ -67,7 +67,11 @@ function errorResponse(e: unknown, c: Context): ApiResponse {
     console.error(`/api/db ${c.req.method} ${c.req.path} failed:`, e);
     err = new ApiError(500, 'OPSDECK500', 'Internal server error');
   }
-  return { status: err.status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(err.body()) };
+  return {
+    status: err.status,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify(err.body()),
+  };
 }
 
 function send(c: Context, res: ApiResponse): Response {

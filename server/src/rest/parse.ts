@@ -15,11 +15,42 @@ export interface Field {
 export type SelectItem =
   | { kind: 'star' }
   | { kind: 'column'; field: Field; alias?: string; cast?: string }
-  | { kind: 'embed'; target: string; alias?: string; hint?: string; joinType?: 'inner' | 'left'; spread: boolean; select: SelectItem[] };
+  | {
+      kind: 'embed';
+      target: string;
+      alias?: string;
+      hint?: string;
+      joinType?: 'inner' | 'left';
+      spread: boolean;
+      select: SelectItem[];
+    };
 
 export const OPERATORS = [
-  'eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch', 'in', 'is', 'isdistinct',
-  'cs', 'cd', 'ov', 'sl', 'sr', 'nxr', 'nxl', 'adj', 'fts', 'plfts', 'phfts', 'wfts',
+  'eq',
+  'neq',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'like',
+  'ilike',
+  'match',
+  'imatch',
+  'in',
+  'is',
+  'isdistinct',
+  'cs',
+  'cd',
+  'ov',
+  'sl',
+  'sr',
+  'nxr',
+  'nxl',
+  'adj',
+  'fts',
+  'plfts',
+  'phfts',
+  'wfts',
 ] as const;
 export type Operator = (typeof OPERATORS)[number];
 const QUANTIFIABLE = new Set<Operator>(['eq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch']);
@@ -183,7 +214,12 @@ function splitKey(key: string): { path: string[]; last: string } {
 function parseNonNegative(what: string, value: string): number {
   if (!/^\d+$/.test(value)) {
     const col = [...value].findIndex((c) => c < '0' || c > '9') + 1;
-    throw parseError(what, value, col || 1, `unexpected ${describeChar(value, col - 1)} expecting digit or end of input`);
+    throw parseError(
+      what,
+      value,
+      col || 1,
+      `unexpected ${describeChar(value, col - 1)} expecting digit or end of input`,
+    );
   }
   return Number(value);
 }
@@ -215,7 +251,12 @@ class Cursor {
     return false;
   }
   fail(expecting: string): never {
-    throw parseError(this.what, this.input, this.pos + 1, `unexpected ${describeChar(this.input, this.pos)} expecting ${expecting}`);
+    throw parseError(
+      this.what,
+      this.input,
+      this.pos + 1,
+      `unexpected ${describeChar(this.input, this.pos)} expecting ${expecting}`,
+    );
   }
 }
 
@@ -384,7 +425,12 @@ function readOpExpr(c: Cursor, field: Field, until: 'end' | 'logic'): Filter {
   if (op === 'is') {
     const v = readValue(c, until).toLowerCase();
     if (!(IS_VALUES as readonly string[]).includes(v)) {
-      throw parseError('filter', c.input, c.pos - v.length + 1, `unexpected ${JSON.stringify(v[0] ?? '')} expecting null or trilean value (unknown, true, false)`);
+      throw parseError(
+        'filter',
+        c.input,
+        c.pos - v.length + 1,
+        `unexpected ${JSON.stringify(v[0] ?? '')} expecting null or trilean value (unknown, true, false)`,
+      );
     }
     return { kind: 'filter', field, negated, op, value: v };
   }
@@ -534,7 +580,12 @@ export function parseRangeHeader(header: string | undefined): ApiRequest['range'
   const from = Number(m[1]);
   const to = m[2] ? Number(m[2]) : undefined;
   if (to !== undefined && to < from) {
-    throw new ApiError(416, 'PGRST103', 'Requested range not satisfiable', 'The lower boundary must be lower than or equal to the upper boundary in the Range header.');
+    throw new ApiError(
+      416,
+      'PGRST103',
+      'Requested range not satisfiable',
+      'The lower boundary must be lower than or equal to the upper boundary in the Range header.',
+    );
   }
   return { from, to };
 }

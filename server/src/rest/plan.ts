@@ -20,7 +20,15 @@ export type Projection =
   | { kind: 'embed'; key: string; node: ReadNode; spread: boolean };
 
 export type PlannedCondition =
-  | { kind: 'filter'; ref: ColumnRef; negated: boolean; op: Operator; quantifier?: 'any' | 'all'; value: string | string[]; ftsConfig?: string }
+  | {
+      kind: 'filter';
+      ref: ColumnRef;
+      negated: boolean;
+      op: Operator;
+      quantifier?: 'any' | 'all';
+      value: string | string[];
+      ftsConfig?: string;
+    }
   | { kind: 'embedNull'; embedAlias: string; negated: boolean; isNull: boolean }
   | { kind: 'logic'; op: 'and' | 'or'; negated: boolean; children: PlannedCondition[] };
 
@@ -64,8 +72,22 @@ export type Plan =
       onConflict?: { columns: string[]; action: 'merge' | 'ignore' };
       returning: ReadNode | null;
     })
-  | (PlanBase & { kind: 'update'; relation: string; alias: string; columns: string[]; payload: string; conditions: PlannedCondition[]; returning: ReadNode | null })
-  | (PlanBase & { kind: 'delete'; relation: string; alias: string; conditions: PlannedCondition[]; returning: ReadNode | null })
+  | (PlanBase & {
+      kind: 'update';
+      relation: string;
+      alias: string;
+      columns: string[];
+      payload: string;
+      conditions: PlannedCondition[];
+      returning: ReadNode | null;
+    })
+  | (PlanBase & {
+      kind: 'delete';
+      relation: string;
+      alias: string;
+      conditions: PlannedCondition[];
+      returning: ReadNode | null;
+    })
   | (PlanBase & {
       kind: 'rpc';
       fn: FunctionDef;
@@ -82,9 +104,36 @@ export type Plan =
 
 /** Types a select may cast to; anything else answers as PostgreSQL would for an unknown type. */
 const CASTS = new Set([
-  'text', 'varchar', 'char', 'name', 'citext', 'int', 'int2', 'int4', 'int8', 'integer', 'smallint', 'bigint',
-  'numeric', 'decimal', 'real', 'float', 'float4', 'float8', 'double precision', 'bool', 'boolean', 'date', 'time',
-  'timetz', 'timestamp', 'timestamptz', 'interval', 'uuid', 'json', 'jsonb',
+  'text',
+  'varchar',
+  'char',
+  'name',
+  'citext',
+  'int',
+  'int2',
+  'int4',
+  'int8',
+  'integer',
+  'smallint',
+  'bigint',
+  'numeric',
+  'decimal',
+  'real',
+  'float',
+  'float4',
+  'float8',
+  'double precision',
+  'bool',
+  'boolean',
+  'date',
+  'time',
+  'timetz',
+  'timestamp',
+  'timestamptz',
+  'interval',
+  'uuid',
+  'json',
+  'jsonb',
 ]);
 
 export interface PlanContext {
@@ -133,14 +182,31 @@ class Planner {
       const { rows, columns } = this.payloadRows(relation, true);
       const onConflict = this.onConflict(relation);
       const r = returning();
-      return { ...base, kind: 'insert', relation: relation.name, columns, payload: JSON.stringify(rows), onConflict, returning: r };
+      return {
+        ...base,
+        kind: 'insert',
+        relation: relation.name,
+        columns,
+        payload: JSON.stringify(rows),
+        onConflict,
+        returning: r,
+      };
     }
     const alias = this.nextAlias(relation.name);
     const conditions = this.conditions(top.conditions, relation, alias, []);
     const r = returning();
     if (req.method === 'PATCH') {
       const { rows, columns } = this.payloadRows(relation, false);
-      return { ...base, kind: 'update', relation: relation.name, alias, columns, payload: JSON.stringify(rows[0] ?? {}), conditions, returning: r };
+      return {
+        ...base,
+        kind: 'update',
+        relation: relation.name,
+        alias,
+        columns,
+        payload: JSON.stringify(rows[0] ?? {}),
+        conditions,
+        returning: r,
+      };
     }
     return { ...base, kind: 'delete', relation: relation.name, alias, conditions, returning: r };
   }
@@ -159,7 +225,8 @@ class Planner {
 
   private grant(relation: string, action: 'read' | 'write') {
     const resource = this.ctx.registry.relations.get(relation)?.resource;
-    if (resource && !this.access.some((a) => a.resource === resource && a.action === action)) this.access.push({ resource, action });
+    if (resource && !this.access.some((a) => a.resource === resource && a.action === action))
+      this.access.push({ resource, action });
   }
 
   private secret(relation: string, column: string): boolean {
@@ -183,7 +250,13 @@ class Planner {
 
   // -- reads ----------------------------------------------------------------------------------------
 
-  private readNode(relation: Relation, select: SelectItem[], path: string[], options: NodeOptions | undefined, join?: ReadNode['join']): ReadNode {
+  private readNode(
+    relation: Relation,
+    select: SelectItem[],
+    path: string[],
+    options: NodeOptions | undefined,
+    join?: ReadNode['join'],
+  ): ReadNode {
     const alias = this.nextAlias(relation.name);
     const node: ReadNode = { relation: relation.name, alias, projection: [], conditions: [], order: [], join };
     for (const item of select) {
@@ -207,7 +280,11 @@ class Planner {
     }
     if (options) {
       node.conditions = this.conditions(options.conditions, relation, alias, path, node);
-      node.order = (options.order ?? []).map((t) => ({ ref: this.column(relation, alias, t.field), direction: t.direction, nulls: t.nulls }));
+      node.order = (options.order ?? []).map((t) => ({
+        ref: this.column(relation, alias, t.field),
+        direction: t.direction,
+        nulls: t.nulls,
+      }));
       if (path.length > 0) {
         node.limit = options.limit;
         node.offset = options.offset;
@@ -216,7 +293,12 @@ class Planner {
     return node;
   }
 
-  private embed(parent: Relation, parentNode: ReadNode, item: Extract<SelectItem, { kind: 'embed' }>, parentPath: string[]): Projection {
+  private embed(
+    parent: Relation,
+    parentNode: ReadNode,
+    item: Extract<SelectItem, { kind: 'embed' }>,
+    parentPath: string[],
+  ): Projection {
     const rel = findRelationship(this.ctx.schema, parent.name, item.target, item.hint, this.exposed);
     const target = this.relation(rel.target);
     this.grant(target.name, 'read');
@@ -225,7 +307,12 @@ class Planner {
     const path = [...parentPath, key];
     const toOne = isToOne(rel);
     if (item.spread && !toOne) {
-      throw new ApiError(400, 'PGRST119', 'A spread operation on a to-many relationship is not supported', `'${parent.name}' and '${target.name}' do not form a many-to-one or one-to-one relationship`);
+      throw new ApiError(
+        400,
+        'PGRST119',
+        'A spread operation on a to-many relationship is not supported',
+        `'${parent.name}' and '${target.name}' do not form a many-to-one or one-to-one relationship`,
+      );
     }
     const options = this.req.nodes.get(path.join('.'));
     this.usedNodes.add(path.join('.'));
@@ -245,28 +332,61 @@ class Planner {
   private checkUnusedNodes() {
     for (const [key, opts] of this.req.nodes) {
       if (this.usedNodes.has(key)) continue;
-      if (opts.conditions.length === 0 && !opts.order && opts.limit === undefined && opts.offset === undefined) continue;
+      if (opts.conditions.length === 0 && !opts.order && opts.limit === undefined && opts.offset === undefined)
+        continue;
       // PostgREST: filters and options on an embed that is not selected.
       const target = opts.path[opts.path.length - 1]!;
-      throw new ApiError(400, 'PGRST108', `'${target}' is not an embedded resource in this request`, null,
-        `Verify that '${target}' is included in the 'select' query parameter.`);
+      throw new ApiError(
+        400,
+        'PGRST108',
+        `'${target}' is not an embedded resource in this request`,
+        null,
+        `Verify that '${target}' is included in the 'select' query parameter.`,
+      );
     }
   }
 
-  private conditions(conds: Condition[], relation: Relation, alias: string, path: string[], node?: ReadNode): PlannedCondition[] {
+  private conditions(
+    conds: Condition[],
+    relation: Relation,
+    alias: string,
+    path: string[],
+    node?: ReadNode,
+  ): PlannedCondition[] {
     return conds.map((c) => this.condition(c, relation, alias, path, node));
   }
 
-  private condition(c: Condition, relation: Relation, alias: string, path: string[], node?: ReadNode): PlannedCondition {
+  private condition(
+    c: Condition,
+    relation: Relation,
+    alias: string,
+    path: string[],
+    node?: ReadNode,
+  ): PlannedCondition {
     if (c.kind === 'logic') {
-      return { kind: 'logic', op: c.op, negated: c.negated, children: this.conditions(c.children, relation, alias, path, node) };
+      return {
+        kind: 'logic',
+        op: c.op,
+        negated: c.negated,
+        children: this.conditions(c.children, relation, alias, path, node),
+      };
     }
     // select=*,teams(*)&teams=not.is.null: a condition on the embed itself.
-    const embed = node?.projection.find((p) => p.kind === 'embed' && p.key === c.field.name && c.field.json.length === 0);
+    const embed = node?.projection.find(
+      (p) => p.kind === 'embed' && p.key === c.field.name && c.field.json.length === 0,
+    );
     if (embed && embed.kind === 'embed' && c.op === 'is' && (c.value === 'null' || c.value === 'not_null')) {
       return { kind: 'embedNull', embedAlias: embed.node.alias, negated: c.negated, isNull: c.value === 'null' };
     }
-    return { kind: 'filter', ref: this.column(relation, alias, c.field), negated: c.negated, op: c.op, quantifier: c.quantifier, value: c.value, ftsConfig: c.ftsConfig };
+    return {
+      kind: 'filter',
+      ref: this.column(relation, alias, c.field),
+      negated: c.negated,
+      op: c.op,
+      quantifier: c.quantifier,
+      value: c.value,
+      ftsConfig: c.ftsConfig,
+    };
   }
 
   /** The top-level window: limit/offset parameters intersected with the Range header. */
@@ -295,7 +415,8 @@ class Planner {
       if (this.req.method === 'PATCH') parsed = {};
       else throw new ApiError(400, 'PGRST102', 'Empty or invalid json', null);
     }
-    const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+    const isObject = (v: unknown): v is Record<string, unknown> =>
+      typeof v === 'object' && v !== null && !Array.isArray(v);
     let rows: Record<string, unknown>[];
     if (Array.isArray(parsed) && allowArray) {
       if (!parsed.every(isObject)) throw new ApiError(400, 'PGRST102', 'Empty or invalid json', null);
@@ -314,7 +435,11 @@ class Planner {
     }
     for (const c of columns) {
       if (!relation.columnsByName.has(c)) {
-        throw new ApiError(400, 'PGRST204', `Could not find the '${c}' column of '${relation.name}' in the schema cache`);
+        throw new ApiError(
+          400,
+          'PGRST204',
+          `Could not find the '${c}' column of '${relation.name}' in the schema cache`,
+        );
       }
     }
     return { rows, columns };
@@ -324,7 +449,8 @@ class Planner {
     const resolution = this.req.prefer.resolution;
     if (!resolution) return undefined;
     const columns = this.req.onConflict ?? relation.primaryKey;
-    for (const c of columns) if (!relation.columnsByName.has(c)) throw missingColumn(relation, c, this.visibleColumns(relation));
+    for (const c of columns)
+      if (!relation.columnsByName.has(c)) throw missingColumn(relation, c, this.visibleColumns(relation));
     if (columns.length === 0) return undefined;
     return { columns, action: resolution === 'merge-duplicates' ? 'merge' : 'ignore' };
   }
@@ -363,7 +489,9 @@ class Planner {
     }
     const keys = Object.keys(given);
     const fn = overloads.find(
-      (f) => keys.every((k) => f.args.some((a) => a.name === k)) && f.args.every((a) => a.hasDefault || keys.includes(a.name)),
+      (f) =>
+        keys.every((k) => f.args.some((a) => a.name === k)) &&
+        f.args.every((a) => a.hasDefault || keys.includes(a.name)),
     );
     if (!fn || !exposed) {
       const sorted = [...keys].sort();
@@ -371,7 +499,9 @@ class Planner {
       throw new ApiError(
         404,
         'PGRST202',
-        sorted.length ? `Could not find the function ${qualified}(${sorted.join(', ')}) in the schema cache` : `Could not find the function ${qualified} without parameters in the schema cache`,
+        sorted.length
+          ? `Could not find the function ${qualified}(${sorted.join(', ')}) in the schema cache`
+          : `Could not find the function ${qualified} without parameters in the schema cache`,
         sorted.length
           ? `Searched for the function ${qualified} with parameters ${sorted.join(', ')} or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.`
           : `Searched for the function ${qualified} without parameters or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.`,
@@ -384,15 +514,16 @@ class Planner {
     let root: ReadNode | null = null;
     const rowRelation = fn.returnsRelation ? ctx.schema.relations.get(fn.returnsRelation) : undefined;
     if (rowRelation || fn.outColumns.length > 0) {
-      const relation: Relation =
-        rowRelation ?? {
-          name: fn.name,
-          kind: 'view',
-          columns: fn.outColumns.map((c) => ({ name: c, type: 'unknown', nullable: true, hasDefault: false })),
-          columnsByName: new Map(fn.outColumns.map((c) => [c, { name: c, type: 'unknown', nullable: true, hasDefault: false }])),
-          primaryKey: [],
-          uniqueKeys: [],
-        };
+      const relation: Relation = rowRelation ?? {
+        name: fn.name,
+        kind: 'view',
+        columns: fn.outColumns.map((c) => ({ name: c, type: 'unknown', nullable: true, hasDefault: false })),
+        columnsByName: new Map(
+          fn.outColumns.map((c) => [c, { name: c, type: 'unknown', nullable: true, hasDefault: false }]),
+        ),
+        primaryKey: [],
+        uniqueKeys: [],
+      };
       root = this.readNode(relation, req.select, [], options);
     } else if (options.conditions.length > 0 || options.order) {
       const first = filterParams[0]?.[0] ?? top.order?.[0]?.field.name ?? 'filter';

@@ -4,8 +4,23 @@ import type { ForeignKey, SchemaCache } from '../db/introspect.js';
 import { ApiError } from './errors.js';
 
 export type Relationship =
-  | { cardinality: 'many-to-one' | 'one-to-many' | 'one-to-one'; fk: ForeignKey; source: string; target: string; /** true when source holds the FK columns */ sourceReferences: boolean }
-  | { cardinality: 'many-to-many'; source: string; target: string; junction: string; sourceFk: ForeignKey; targetFk: ForeignKey };
+  | {
+      cardinality: 'many-to-one' | 'one-to-many' | 'one-to-one';
+      fk: ForeignKey;
+      source: string;
+      target: string;
+      /** true when source holds the FK columns */ sourceReferences: boolean;
+    }
+  | {
+      cardinality: 'many-to-many';
+      source: string;
+      target: string;
+      junction: string;
+      sourceFk: ForeignKey;
+      targetFk: ForeignKey;
+    };
+
+export type ForeignKeyRelationship = Exclude<Relationship, { cardinality: 'many-to-many' }>;
 
 export function isToOne(rel: Relationship): boolean {
   return rel.cardinality === 'many-to-one' || rel.cardinality === 'one-to-one';
@@ -14,7 +29,11 @@ export function isToOne(rel: Relationship): boolean {
 const sameColumns = (a: string[], b: string[]) => a.length === b.length && a.every((c) => b.includes(c));
 
 /** Every relationship from `source` to any exposed relation. */
-export function relationshipsFrom(schema: SchemaCache, source: string, exposed: (name: string) => boolean): Relationship[] {
+export function relationshipsFrom(
+  schema: SchemaCache,
+  source: string,
+  exposed: (name: string) => boolean,
+): Relationship[] {
   const out: Relationship[] = [];
   const isUnique = (table: string, cols: string[]) =>
     (schema.relations.get(table)?.uniqueKeys ?? []).some((k) => sameColumns(k, cols));
@@ -39,22 +58,27 @@ export function relationshipsFrom(schema: SchemaCache, source: string, exposed: 
       if (toTarget.table !== junction.name || toTarget === toSource || !exposed(toTarget.refTable)) continue;
       if (!toTarget.columns.every((c) => pk.includes(c))) continue;
       if (toTarget.columns.some((c) => toSource.columns.includes(c))) continue;
-      out.push({ cardinality: 'many-to-many', source, target: toTarget.refTable, junction: junction.name, sourceFk: toSource, targetFk: toTarget });
+      out.push({
+        cardinality: 'many-to-many',
+        source,
+        target: toTarget.refTable,
+        junction: junction.name,
+        sourceFk: toSource,
+        targetFk: toTarget,
+      });
     }
   }
   return out;
 }
 
 /** The columns on each side of a relationship's FK, from the point of view of `rel.source`. */
-function fkColumns(rel: Relationship & { fk: ForeignKey }): { sourceCols: string[]; targetCols: string[] } {
+function fkColumns(rel: ForeignKeyRelationship): { sourceCols: string[]; targetCols: string[] } {
   return rel.sourceReferences
     ? { sourceCols: rel.fk.columns, targetCols: rel.fk.refColumns }
     : { sourceCols: rel.fk.refColumns, targetCols: rel.fk.columns };
 }
 
-export function joinColumns(rel: Relationship & { fk: ForeignKey }) {
-  return fkColumns(rel);
-}
+export const joinColumns = fkColumns;
 
 function matches(rel: Relationship, target: string, hint: string | undefined): boolean {
   const single = (cols: string[], name: string | undefined) => cols.length === 1 && cols[0] === name;
@@ -113,7 +137,12 @@ export function findRelationship(
     const details = hint
       ? `Searched for a foreign key relationship between '${source}' and '${target}' using the hint '${hint}' in the schema '${schema.schema}', but no matches were found.`
       : `Searched for a foreign key relationship between '${source}' and '${target}' in the schema '${schema.schema}', but no matches were found.`;
-    throw new ApiError(400, 'PGRST200', `Could not find a relationship between '${source}' and '${target}' in the schema cache`, details);
+    throw new ApiError(
+      400,
+      'PGRST200',
+      `Could not find a relationship between '${source}' and '${target}' in the schema cache`,
+      details,
+    );
   }
   throw new ApiError(
     300,

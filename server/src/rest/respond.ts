@@ -19,7 +19,12 @@ const OBJECT_TYPE = 'application/vnd.pgrst.object+json; charset=utf-8';
 
 /** Thrown inside the write transaction so a singular request that touched ≠ 1 row changes nothing. */
 export function singularError(rows: number): ApiError {
-  return new ApiError(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', `The result contains ${rows} rows`);
+  return new ApiError(
+    406,
+    'PGRST116',
+    'JSON object requested, multiple (or no) rows returned',
+    `The result contains ${rows} rows`,
+  );
 }
 
 /** "[x]" → "x": json_agg output of exactly one element. */
@@ -58,7 +63,12 @@ export function respond(plan: Plan, row: ResultRow, method: string): ApiResponse
       let status = 200;
       if (total !== null) {
         if (lower > total || (lower > 0 && lower === total && pageTotal === 0 && total > 0)) {
-          throw new ApiError(416, 'PGRST103', 'Requested range not satisfiable', `An offset of ${lower} was requested, but there are only ${total} rows.`);
+          throw new ApiError(
+            416,
+            'PGRST103',
+            'Requested range not satisfiable',
+            `An offset of ${lower} was requested, but there are only ${total} rows.`,
+          );
         }
         if (pageTotal < total && pageTotal > 0) status = 206;
       }

@@ -127,7 +127,8 @@ function nodeSelect(node: ReadNode, from: string, p: Params, opts: SelectOptions
 
   for (const item of node.projection) {
     if (item.kind === 'column') {
-      if (!opts.countOnly) items.push(`${columnSql(item.ref, p)}${item.cast ? `::${item.cast}` : ''} AS ${ident(item.key)}`);
+      if (!opts.countOnly)
+        items.push(`${columnSql(item.ref, p)}${item.cast ? `::${item.cast}` : ''} AS ${ident(item.key)}`);
       continue;
     }
     const child = item.node;
@@ -157,7 +158,14 @@ function nodeSelect(node: ReadNode, from: string, p: Params, opts: SelectOptions
   if (where.length) sql += ` WHERE ${where.join(' AND ')}`;
   if (!opts.countOnly) {
     if (node.order.length) {
-      sql += ' ORDER BY ' + node.order.map((o) => `${columnSql(o.ref, p)}${o.direction === 'desc' ? ' DESC' : ' ASC'}${o.nulls ? ` NULLS ${o.nulls.toUpperCase()}` : ''}`).join(', ');
+      sql +=
+        ' ORDER BY ' +
+        node.order
+          .map(
+            (o) =>
+              `${columnSql(o.ref, p)}${o.direction === 'desc' ? ' DESC' : ' ASC'}${o.nulls ? ` NULLS ${o.nulls.toUpperCase()}` : ''}`,
+          )
+          .join(', ');
     }
     if (node.limit !== undefined) sql += ` LIMIT ${p.add(node.limit)}::bigint`;
     if (node.offset) sql += ` OFFSET ${p.add(node.offset)}::bigint`;
@@ -169,7 +177,9 @@ const lateralAlias = (node: ReadNode) => `${node.alias}_j`;
 
 /** Keys a node's projection produces (spread embeds contribute their own keys). */
 function outputKeys(node: ReadNode): string[] {
-  return node.projection.flatMap((item: Projection) => (item.kind === 'embed' && item.spread ? outputKeys(item.node) : [item.key]));
+  return node.projection.flatMap((item: Projection) =>
+    item.kind === 'embed' && item.spread ? outputKeys(item.node) : [item.key],
+  );
 }
 
 function lateralSql(child: ReadNode, p: Params): string {
@@ -182,8 +192,12 @@ function lateralSql(child: ReadNode, p: Params): string {
   if (rel.cardinality === 'many-to-many') {
     const j = ident(join.junctionAlias!);
     extraFrom = `"public".${ident(rel.junction)} AS ${j}`;
-    const toTarget = rel.targetFk.columns.map((c, i) => `${j}.${ident(c)} = ${alias}.${ident(rel.targetFk.refColumns[i]!)}`);
-    const toParent = rel.sourceFk.columns.map((c, i) => `${j}.${ident(c)} = ${parent}.${ident(rel.sourceFk.refColumns[i]!)}`);
+    const toTarget = rel.targetFk.columns.map(
+      (c, i) => `${j}.${ident(c)} = ${alias}.${ident(rel.targetFk.refColumns[i]!)}`,
+    );
+    const toParent = rel.sourceFk.columns.map(
+      (c, i) => `${j}.${ident(c)} = ${parent}.${ident(rel.sourceFk.refColumns[i]!)}`,
+    );
     joinWhere = [...toTarget, ...toParent].join(' AND ');
   } else {
     const { sourceCols, targetCols } = joinColumns(rel);
@@ -207,16 +221,39 @@ function collectEmbedRefs(conds: PlannedCondition[], out: Set<string>) {
 function columnSql(ref: ColumnRef, p: Params): string {
   let sql = `${ident(ref.alias)}.${ident(ref.column)}`;
   for (const step of ref.json) {
-    sql += /^-?\d+$/.test(step.key) ? `${step.op}${p.add(Number(step.key))}::int` : `${step.op}${p.add(step.key)}::text`;
+    sql += /^-?\d+$/.test(step.key)
+      ? `${step.op}${p.add(Number(step.key))}::int`
+      : `${step.op}${p.add(step.key)}::text`;
   }
   return sql;
 }
 
 const COMPARISON: Record<string, string> = {
-  eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=', like: 'LIKE', ilike: 'ILIKE', match: '~', imatch: '~*',
-  cs: '@>', cd: '<@', ov: '&&', sl: '<<', sr: '>>', nxr: '&<', nxl: '&>', adj: '-|-',
+  eq: '=',
+  neq: '<>',
+  gt: '>',
+  gte: '>=',
+  lt: '<',
+  lte: '<=',
+  like: 'LIKE',
+  ilike: 'ILIKE',
+  match: '~',
+  imatch: '~*',
+  cs: '@>',
+  cd: '<@',
+  ov: '&&',
+  sl: '<<',
+  sr: '>>',
+  nxr: '&<',
+  nxl: '&>',
+  adj: '-|-',
 };
-const TSQUERY: Record<string, string> = { fts: 'to_tsquery', plfts: 'plainto_tsquery', phfts: 'phraseto_tsquery', wfts: 'websearch_to_tsquery' };
+const TSQUERY: Record<string, string> = {
+  fts: 'to_tsquery',
+  plfts: 'plainto_tsquery',
+  phfts: 'phraseto_tsquery',
+  wfts: 'websearch_to_tsquery',
+};
 
 /** {"a","b\"c"}: a PostgreSQL array literal, bound as one parameter and typed by the column. */
 function arrayLiteral(items: string[]): string {
@@ -251,7 +288,9 @@ function conditionSql(c: PlannedCondition, p: Params): string {
     expr = `${col} IS DISTINCT FROM ${p.add(c.value)}`;
   } else if (c.op in TSQUERY) {
     const fn = TSQUERY[c.op];
-    const query = c.ftsConfig ? `${fn}(${p.add(c.ftsConfig)}::regconfig, ${p.add(c.value)})` : `${fn}(${p.add(c.value)})`;
+    const query = c.ftsConfig
+      ? `${fn}(${p.add(c.ftsConfig)}::regconfig, ${p.add(c.value)})`
+      : `${fn}(${p.add(c.value)})`;
     expr = `${col} @@ ${query}`;
   } else {
     expr = `${col} ${COMPARISON[c.op]} ${p.add(like(c.value as string))}`;

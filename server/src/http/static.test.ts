@@ -1,0 +1,96 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveWeb } from './static.js';
+
+function appFor(webDir: string): Hono {
+  const app = new Hono();
+  app.get('/api/about', (c) => c.json({ ok: true }));
+  app.all('/api/*', (c) => c.json({ error: 'no endpoint' }, 404));
+  serveWeb(app, webDir);
+  return app;
+}
+
+describe('serveWeb', () => {
+  let root: string;
+  let webDir: string;
+
+  beforeAll(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'opsdeck-static-'));
+    webDir = path.join(root, 'dist');
+    fs.mkdirSync(path.join(webDir, 'assets'), { recursive: true });
+    fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Opsdeck</title>');
+    fs.writeFileSync(path.join(webDir, 'assets', 'index-abc123.js'), 'console.log(1)');
+    fs.writeFileSync(path.join(webDir, 'assets', 'index-abc123.css'), 'body{}');
+    fs.writeFileSync(path.join(webDir, 'favicon.svg'), '<svg/>');
+    fs.writeFileSync(path.join(root, 'secret.txt'), 'outside the web root');
+  });
+
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('serves hashed assets with their content type and an immutable cache policy', async () => {
+    const res = await appFor(webDir).request('/assets/index-abc123.js');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await res.text()).toBe('console.log(1)');
+
+    const css = await appFor(webDir).request('/assets/index-abc123.css');
+    expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
+  });
+
+  it('serves other files and index.html with no-cache', async () => {
+    const svg = await appFor(webDir).request('/favicon.svg');
+    expect(svg.headers.get('content-type')).toBe('image/svg+xml');
+    expect(svg.headers.get('cache-control')).toBe('no-cache');
+
+    const index = await appFor(webDir).request('/');
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+    expect(await index.text()).toContain('<title>Opsdeck</title>');
+  });
+
+  it('falls back to index.html for client-side routes', async () => {
+    const res = await appFor(webDir).request('/health/checks/123?tab=history');
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('<title>Opsdeck</title>');
+  });
+
+  it('answers 404 for a missing hashed asset instead of HTML', async () => {
+    const res = await appFor(webDir).request('/assets/index-old999.js');
+    expect(res.status).toBe(404);
+  });
+
+  it('leaves /api/* to the API routes', async () => {
+    expect(await (await appFor(webDir).request('/api/about')).json()).toEqual({ ok: true });
+    const res = await appFor(webDir).request('/api/unknown');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toContain('application/json');
+  });
+
+  it('never serves files outside the web root', async () => {
+    for (const p of ['/../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt', '/assets/..%2f..%2fsecret.txt']) {
+      const res = await appFor(webDir).request(`http://localhost${p}`);
+      expect(await res.text(), p).not.toContain('outside the web root');
+    }
+    expect((await appFor(webDir).request('/%E0%A4%A')).status).toBe(400);
+  });
+
+  it('answers 304 when the ETag matches', async () => {
+    const first = await appFor(webDir).request('/favicon.svg');
+    const etag = first.headers.get('etag')!;
+    const second = await appFor(webDir).request('/favicon.svg', { headers: { 'If-None-Match': etag } });
+    expect(second.status).toBe(304);
+  });
+
+  it('explains how to build the console when index.html is missing', async () => {
+    const res = await appFor(path.join(root, 'not-built')).request('/');
+    expect(res.status).toBe(503);
+    expect(res.headers.get('content-type')).toContain('text/plain');
+    expect(await res.text()).toContain('npm run build');
+    expect((await appFor(path.join(root, 'not-built')).request('/api/about')).status).toBe(200);
+  });
+});
