@@ -17,7 +17,7 @@ const targets = [
   },
   {
     name: 'server',
-    output: 'server/dist/main.js',
+    output: 'server/dist/cli.js',
     sources: ['server/src', 'server/build.mjs', 'common/src'],
     command: [path.join(root, 'server/build.mjs')],
     cwd: 'server',

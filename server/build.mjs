@@ -1,4 +1,4 @@
-// Bundles the server into dist/main.js. npm dependencies stay external (resolved from
+// Bundles the server into dist/main.js (npm start) and dist/cli.js (the opsdeck command). npm dependencies stay external (resolved from
 // node_modules at runtime); the workspace package @opsdeck/common is TypeScript source, so it is
 // bundled in. At runtime migrations are read from src/db/migrations and the version from
 // package.json (both located relative to dist/).
@@ -23,8 +23,8 @@ const bundleCommon = {
 try {
   const result = await build({
     absWorkingDir: here,
-    entryPoints: [path.join(here, 'src/main.ts')],
-    outfile: path.join(here, 'dist/main.js'),
+    entryPoints: [path.join(here, 'src/main.ts'), path.join(here, 'src/cli.ts')],
+    outdir: path.join(here, 'dist'),
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -35,10 +35,10 @@ try {
     metafile: true,
     logLevel: 'warning',
   });
-  const out =
-    result.metafile.outputs['dist/main.js'] ?? Object.values(result.metafile.outputs).find((o) => o.entryPoint);
-  const kb = out ? (out.bytes / 1024).toFixed(1) : '?';
-  console.log(`server/dist/main.js  ${kb} kB  built in ${Date.now() - started} ms`);
+  for (const [file, out] of Object.entries(result.metafile.outputs)) {
+    if (out.entryPoint) console.log(`server/${file}  ${(out.bytes / 1024).toFixed(1)} kB`);
+  }
+  console.log(`server built in ${Date.now() - started} ms`);
 } catch {
   // esbuild has already printed the errors with their locations.
   process.exit(1);

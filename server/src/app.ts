@@ -36,7 +36,7 @@ export interface StartOptions extends Partial<Config> {
 }
 
 export async function openDatabase(config: Config): Promise<Database> {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databasePoolSize);
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databasePoolSize, config.statementTimeoutMs);
   return openPglite(config.dataDir);
 }
 

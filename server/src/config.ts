@@ -10,7 +10,7 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Size of the pg connection pool (PostgreSQL only). */
   databasePoolSize: number;
-  /** Per-request statement timeout for /api/db, in milliseconds. */
+  /** Statement timeout on PostgreSQL, in milliseconds (0 = none). PGlite cannot interrupt a statement. */
   statementTimeoutMs: number;
   /** Seed labelled demo data on first start with the embedded database. */
   demo: boolean;

@@ -61,13 +61,14 @@ export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob
   } as Database;
 }
 
-export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
+export async function openPostgres(url: string, poolSize = 10, statementTimeoutMs = 0): Promise<Database> {
   const pg = (await import('pg')).default;
   // Dates, timestamps and int8 stay text: the REST layer builds JSON in SQL, and services
   // that need numbers or Dates convert explicitly.
   const types = pg.types;
   for (const oid of [1082, 1114, 1184, 20]) types.setTypeParser(oid, (v: string) => v);
-  const pool: Pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // statement_timeout bounds every statement (0 = none); a long job may raise it with SET LOCAL.
+  const pool: Pool = new pg.Pool({ connectionString: url, max: poolSize, statement_timeout: statementTimeoutMs || undefined });
   pool.on('error', (err) => console.error('postgres pool error:', err.message));
   // Fail fast with a clear message when the server is unreachable.
   const probe = await pool.connect();

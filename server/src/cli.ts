@@ -1,0 +1,56 @@
+// The `opsdeck` command: start the server, run migrations, print the version.
+import { parseArgs } from 'node:util';
+import { loadConfig } from './config.js';
+import { openDatabase } from './app.js';
+import { migrate } from './db/migrate.js';
+import { VERSION } from './version.js';
+
+const USAGE = `Usage: opsdeck <command> [options]
+
+Commands:
+  start      Start the server (same as npm start). Configuration comes from the environment.
+  migrate    Apply pending database migrations and exit.
+  version    Print the version.
+  help       Show this help.
+
+Environment: PORT, HOST, DATA_DIR, DATABASE_URL, DATABASE_POOL_SIZE, STATEMENT_TIMEOUT_MS,
+OPSDECK_DEMO, WEB_DIR, LOG_LEVEL (see README.md).`;
+
+export async function runCli(argv: string[]): Promise<number> {
+  const { positionals } = parseArgs({ args: argv, allowPositionals: true, strict: false });
+  const command = positionals[0] ?? 'help';
+  switch (command) {
+    case 'start':
+      await import('./main.js');
+      return -1; // keep running
+    case 'migrate': {
+      const db = await openDatabase(loadConfig());
+      try {
+        const applied = await migrate(db);
+        console.log(applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'database is up to date');
+      } finally {
+        await db.close();
+      }
+      return 0;
+    }
+    case 'version':
+      console.log(VERSION);
+      return 0;
+    case 'help':
+    case '--help':
+    case '-h':
+      console.log(USAGE);
+      return 0;
+    default:
+      console.error(`opsdeck: unknown command "${command}"\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+try {
+  const code = await runCli(process.argv.slice(2));
+  if (code >= 0) process.exit(code);
+} catch (e) {
+  console.error(`opsdeck: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+}
