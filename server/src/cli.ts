@@ -27,7 +27,9 @@ export async function runCli(argv: string[]): Promise<number> {
       const db = await openDatabase(loadConfig());
       try {
         const applied = await migrate(db);
-        console.log(applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'database is up to date');
+        console.log(
+          applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'database is up to date',
+        );
       } finally {
         await db.close();
       }

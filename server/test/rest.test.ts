@@ -38,11 +38,14 @@ describe.each(databaseKinds())('/api/db on %s', (kind) => {
       database: test.db,
       port: 0,
       host: '127.0.0.1',
-      registry: buildRegistry([], [
-        { name: 'people_like', resource: 'database' },
-        { name: 'add_numbers', resource: 'database' },
-        { name: 'touch_people', resource: 'database' },
-      ]),
+      registry: buildRegistry(
+        [],
+        [
+          { name: 'people_like', resource: 'database' },
+          { name: 'add_numbers', resource: 'database' },
+          { name: 'touch_people', resource: 'database' },
+        ],
+      ),
     });
   });
 
@@ -62,14 +65,22 @@ describe.each(databaseKinds())('/api/db on %s', (kind) => {
   }
 
   it('reads with aliases, JSON paths, order and counts', async () => {
-    const r = await call('GET', '/people?select=name,tier:properties->>tier&order=name.desc&limit=2', { headers: { prefer: 'count=exact' } });
+    const r = await call('GET', '/people?select=name,tier:properties->>tier&order=name.desc&limit=2', {
+      headers: { prefer: 'count=exact' },
+    });
     expect(r.status).toBe(206);
     expect(r.range).toBe('0-1/3');
-    expect(r.json).toEqual([{ name: 'Carol', tier: null }, { name: 'Bob', tier: 'silver' }]);
+    expect(r.json).toEqual([
+      { name: 'Carol', tier: null },
+      { name: 'Bob', tier: 'silver' },
+    ]);
   });
 
   it('embeds through foreign keys in both directions and through the junction', async () => {
-    const members = await call('GET', `/team_members?select=team:team_id(id,name,icon),person:person_id(name)&order=person_id`);
+    const members = await call(
+      'GET',
+      `/team_members?select=team:team_id(id,name,icon),person:person_id(name)&order=person_id`,
+    );
     expect(members.json).toEqual([
       { team: { id: TEAM, name: 'Core', icon: 'k8s' }, person: { name: 'Alice' } },
       { team: { id: TEAM, name: 'Core', icon: 'k8s' }, person: { name: 'Bob' } },
@@ -81,7 +92,8 @@ describe.each(databaseKinds())('/api/db on %s', (kind) => {
   });
 
   it('filters with every family of operator', async () => {
-    const names = async (q: string) => (await call('GET', `/people?select=name&order=name&${q}`)).json.map((p: { name: string }) => p.name);
+    const names = async (q: string) =>
+      (await call('GET', `/people?select=name&order=name&${q}`)).json.map((p: { name: string }) => p.name);
     expect(await names('name=in.(Alice,"Bob")')).toEqual(['Alice', 'Bob']);
     expect(await names('email=is.null')).toEqual(['Carol']);
     expect(await names('name=ilike.*O*')).toEqual(['Bob', 'Carol']);
@@ -92,7 +104,9 @@ describe.each(databaseKinds())('/api/db on %s', (kind) => {
   });
 
   it('answers a single object only when exactly one row matches', async () => {
-    const one = await call('GET', `/people?id=eq.${ALICE}&select=name`, { headers: { accept: 'application/vnd.pgrst.object+json' } });
+    const one = await call('GET', `/people?id=eq.${ALICE}&select=name`, {
+      headers: { accept: 'application/vnd.pgrst.object+json' },
+    });
     expect(one).toMatchObject({ status: 200, json: { name: 'Alice' } });
     const many = await call('GET', '/people?select=name', { headers: { accept: 'application/vnd.pgrst.object+json' } });
     expect(many).toMatchObject({ status: 406, json: { code: 'PGRST116', details: 'The result contains 3 rows' } });
@@ -100,7 +114,10 @@ describe.each(databaseKinds())('/api/db on %s', (kind) => {
 
   it('inserts, upserts, updates and deletes, returning what was asked', async () => {
     const id = '00000000-0000-4000-8000-0000000000d1';
-    const created = await call('POST', '/people?select=id,name', { headers: { prefer: 'return=representation' }, body: [{ id, name: 'Dan' }] });
+    const created = await call('POST', '/people?select=id,name', {
+      headers: { prefer: 'return=representation' },
+      body: [{ id, name: 'Dan' }],
+    });
     expect(created).toMatchObject({ status: 201, json: [{ id, name: 'Dan' }] });
     const minimal = await call('POST', '/properties', { body: { name: 'logs.disable', value: 'true' } });
     expect(minimal).toMatchObject({ status: 201, json: null });
@@ -109,20 +126,34 @@ describe.each(databaseKinds())('/api/db on %s', (kind) => {
       body: { name: 'logs.disable', value: 'false' },
     });
     expect(upsert.json).toEqual([{ name: 'logs.disable', value: 'false' }]);
-    const patched = await call('PATCH', `/people?id=eq.${id}&select=name`, { headers: { prefer: 'return=representation' }, body: { name: 'Daniel' } });
+    const patched = await call('PATCH', `/people?id=eq.${id}&select=name`, {
+      headers: { prefer: 'return=representation' },
+      body: { name: 'Daniel' },
+    });
     expect(patched).toMatchObject({ status: 200, json: [{ name: 'Daniel' }] });
     expect((await call('DELETE', `/people?id=eq.${id}`)).status).toBe(204);
     expect((await call('GET', `/people?id=eq.${id}`)).json).toEqual([]);
   });
 
   it('leaves nothing behind when a write fails or a singular write touches several rows', async () => {
-    const dup = await call('POST', '/people', { body: [{ id: '00000000-0000-4000-8000-0000000000e1', name: 'X' }, { id: ALICE, name: 'Y' }] });
+    const dup = await call('POST', '/people', {
+      body: [
+        { id: '00000000-0000-4000-8000-0000000000e1', name: 'X' },
+        { id: ALICE, name: 'Y' },
+      ],
+    });
     expect(dup).toMatchObject({ status: 409, json: { code: '23505' } });
     expect((await call('GET', '/people?name=eq.X')).json).toEqual([]);
-    const many = await call('PATCH', '/people?name=neq.nobody', { headers: { accept: 'application/vnd.pgrst.object+json' }, body: { avatar: 'x' } });
+    const many = await call('PATCH', '/people?name=neq.nobody', {
+      headers: { accept: 'application/vnd.pgrst.object+json' },
+      body: { avatar: 'x' },
+    });
     expect(many.status).toBe(406);
     expect((await call('GET', '/people?avatar=eq.x')).json).toEqual([]);
-    const rolled = await call('PATCH', `/people?id=eq.${CAROL}`, { headers: { prefer: 'tx=rollback,return=representation' }, body: { avatar: 'y' } });
+    const rolled = await call('PATCH', `/people?id=eq.${CAROL}`, {
+      headers: { prefer: 'tx=rollback,return=representation' },
+      body: { avatar: 'y' },
+    });
     expect(rolled.json).toMatchObject([{ avatar: 'y' }]);
     expect((await call('GET', '/people?avatar=eq.y')).json).toEqual([]);
   });
@@ -131,7 +162,10 @@ describe.each(databaseKinds())('/api/db on %s', (kind) => {
     const read = await call('GET', '/connections');
     expect(read.json[0]).not.toHaveProperty('password');
     expect(read.json[0]).toMatchObject({ name: 'db', username: 'admin' });
-    const written = await call('PATCH', '/connections?name=eq.db', { headers: { prefer: 'return=representation' }, body: { password: 'n3w' } });
+    const written = await call('PATCH', '/connections?name=eq.db', {
+      headers: { prefer: 'return=representation' },
+      body: { password: 'n3w' },
+    });
     expect(written.status).toBe(200);
     expect(JSON.stringify(written.json)).not.toContain('n3w');
     expect((await call('GET', '/connections?password=eq.n3w')).status).toBe(400);
@@ -152,9 +186,19 @@ describe.each(databaseKinds())('/api/db on %s', (kind) => {
     expect(await call('GET', '/schema_migrations')).toMatchObject({ status: 404, json: { code: '42P01' } });
     expect(await call('GET', '/people?id=eq.not-a-uuid')).toMatchObject({ status: 400, json: { code: '22P02' } });
     expect(await call('GET', '/people?name=bogus.1')).toMatchObject({ status: 400, json: { code: 'PGRST100' } });
-    expect(await call('POST', '/people', { body: '{"name":' })).toMatchObject({ status: 400, json: { message: 'Empty or invalid json' } });
-    expect(await call('POST', '/people', { body: { id: ALICE } })).toMatchObject({ status: 400, json: { code: '23502' } });
-    expect(await call('POST', '/team_members', { body: { team_id: TEAM, person_id: '00000000-0000-4000-8000-00000000ffff' } })).toMatchObject({ status: 409, json: { code: '23503' } });
+    expect(await call('POST', '/people', { body: '{"name":' })).toMatchObject({
+      status: 400,
+      json: { message: 'Empty or invalid json' },
+    });
+    expect(await call('POST', '/people', { body: { id: ALICE } })).toMatchObject({
+      status: 400,
+      json: { code: '23502' },
+    });
+    expect(
+      await call('POST', '/team_members', {
+        body: { team_id: TEAM, person_id: '00000000-0000-4000-8000-00000000ffff' },
+      }),
+    ).toMatchObject({ status: 409, json: { code: '23503' } });
   });
 
   it('serves /api/about and /api/properties', async () => {

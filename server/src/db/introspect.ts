@@ -18,6 +18,8 @@ export interface Relation {
   primaryKey: string[];
   /** Primary key and unique constraints, each a list of columns. */
   uniqueKeys: string[][];
+  /** What PostgreSQL allows on it (a view may not be updatable). */
+  writable: { insert: boolean; update: boolean; delete: boolean };
 }
 
 export interface ForeignKey {
@@ -54,7 +56,7 @@ export interface SchemaCache {
 }
 
 const RELATIONS_SQL = `
-SELECT c.relname AS name, c.relkind AS kind,
+SELECT c.relname AS name, c.relkind AS kind, pg_relation_is_updatable(c.oid::regclass, false) AS updatable,
   coalesce((
     SELECT json_agg(json_build_object(
       'name', a.attname, 'type', format_type(a.atttypid, a.atttypmod),
@@ -110,7 +112,7 @@ interface RawArg {
 
 export async function introspect(db: Queryable, schema = 'public'): Promise<SchemaCache> {
   const [rels, cons, viewCols, fns] = await Promise.all([
-    db.query<{ name: string; kind: string; columns: Column[] | string }>(RELATIONS_SQL, [schema]),
+    db.query<{ name: string; kind: string; updatable: number; columns: Column[] | string }>(RELATIONS_SQL, [schema]),
     db.query<{
       constraint: string;
       type: string;
@@ -141,6 +143,8 @@ export async function introspect(db: Queryable, schema = 'public'): Promise<Sche
       columnsByName: new Map(columns.map((c) => [c.name, c])),
       primaryKey: [],
       uniqueKeys: [],
+      // pg_relation_is_updatable: bit 1 << CMD_UPDATE(2), CMD_INSERT(3), CMD_DELETE(4).
+      writable: { update: (r.updatable & 4) !== 0, insert: (r.updatable & 8) !== 0, delete: (r.updatable & 16) !== 0 },
     });
   }
 

@@ -12,6 +12,14 @@ export class ApiError extends Error {
     super(message);
   }
 
+  /** Extra response headers (e.g. Content-Range on a 416). */
+  headers: Record<string, string> = {};
+
+  withHeader(name: string, value: string): this {
+    this.headers[name] = value;
+    return this;
+  }
+
   body(): { code: string; details: unknown; hint: string | null; message: string } {
     return { code: this.code, details: this.details, hint: this.hint, message: this.message };
   }
@@ -33,8 +41,10 @@ export function statusForSqlState(code: string): number {
   const cls = code.slice(0, 2);
   if (cls === '08' || cls === '53') return 503;
   if (cls === '54') return 413;
+  // Object not in prerequisite state, lock not available, object in use: a conflict, not a server fault.
+  if (cls === '55') return 409;
   if (cls === '0L' || cls === '0P' || cls === '28') return 403;
-  if (['09', '25', '2D', '38', '39', '3B', '40', '55', '57', '58', 'F0', 'HV', 'P0', 'XX'].includes(cls)) return 500;
+  if (['09', '25', '2D', '38', '39', '3B', '40', '57', '58', 'F0', 'HV', 'P0', 'XX'].includes(cls)) return 500;
   if (code === '42P17') return 500;
   return 400;
 }

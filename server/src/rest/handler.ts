@@ -69,7 +69,7 @@ function errorResponse(e: unknown, c: Context): ApiResponse {
   }
   return {
     status: err.status,
-    headers: { 'content-type': 'application/json; charset=utf-8' },
+    headers: { 'content-type': 'application/json; charset=utf-8', ...err.headers },
     body: JSON.stringify(err.body()),
   };
 }

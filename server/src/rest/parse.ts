@@ -55,7 +55,7 @@ export const OPERATORS = [
 export type Operator = (typeof OPERATORS)[number];
 const QUANTIFIABLE = new Set<Operator>(['eq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch']);
 const FTS = new Set<Operator>(['fts', 'plfts', 'phfts', 'wfts']);
-export const IS_VALUES = ['null', 'not_null', 'true', 'false', 'unknown'] as const;
+export const IS_VALUES = ['null', 'true', 'false', 'unknown'] as const;
 
 export interface Filter {
   kind: 'filter';
@@ -170,9 +170,9 @@ export function parseRequest(raw: RawRequest): ApiRequest {
     if (last === 'order') {
       node(path).order = parseOrder(value);
     } else if (last === 'limit') {
-      node(path).limit = parseNonNegative('limit', value);
+      node(path).limit = parseInteger('limit', value) ?? node(path).limit;
     } else if (last === 'offset') {
-      node(path).offset = parseNonNegative('offset', value);
+      node(path).offset = parseInteger('offset', value) ?? node(path).offset;
     } else if (last === 'and' || last === 'or' || last === 'not.and' || last === 'not.or') {
       node(path).conditions.push(parseLogicParam(last, value));
     } else if (path.length === 0 && target.kind === 'rpc') {
@@ -211,17 +211,20 @@ function splitKey(key: string): { path: string[]; last: string } {
   return { path: parts.slice(0, -1), last: parts[parts.length - 1]! };
 }
 
-function parseNonNegative(what: string, value: string): number {
-  if (!/^\d+$/.test(value)) {
-    const col = [...value].findIndex((c) => c < '0' || c > '9') + 1;
-    throw parseError(
-      what,
-      value,
-      col || 1,
-      `unexpected ${describeChar(value, col - 1)} expecting digit or end of input`,
+/** limit/offset: a value that is not an integer is ignored, as PostgREST 12 does; a negative limit is refused. */
+function parseInteger(what: 'limit' | 'offset', value: string): number | undefined {
+  if (!/^-?\d+$/.test(value)) return undefined;
+  const n = Number(value);
+  if (n >= 0) return n;
+  if (what === 'limit') {
+    throw new ApiError(
+      416,
+      'PGRST103',
+      'Requested range not satisfiable',
+      'Limit should be greater than or equal to zero.',
     );
   }
-  return Number(value);
+  return undefined;
 }
 
 function describeChar(s: string, i: number): string {
@@ -236,6 +239,8 @@ class Cursor {
   constructor(
     readonly input: string,
     readonly what: string,
+    /** PostgREST parses logic trees as "or(...)": its columns count the operator too. */
+    readonly columnOffset = 0,
   ) {}
   get done(): boolean {
     return this.pos >= this.input.length;
@@ -254,7 +259,7 @@ class Cursor {
     throw parseError(
       this.what,
       this.input,
-      this.pos + 1,
+      this.pos + 1 + this.columnOffset,
       `unexpected ${describeChar(this.input, this.pos)} expecting ${expecting}`,
     );
   }
@@ -335,7 +340,7 @@ function readSelectItem(c: Cursor): SelectItem {
   const spread = c.eat('...');
   const start = c.pos;
   let alias: string | undefined;
-  let name = readName(c);
+  let name = readName(c, '"...", field name (* or [a..z0..9_$]), "*" or "count()"');
   if (c.peek() === ':' && c.peek(2) !== '::') {
     c.pos++;
     alias = name;
@@ -352,7 +357,7 @@ function readSelectItem(c: Cursor): SelectItem {
     }
     if (!c.eat('(')) c.fail('"(" ');
     const select = readSelectList(c, true);
-    if (!c.eat(')')) c.fail('",", ")"');
+    if (!c.eat(')')) c.fail('letter, digit, "-", "->>", "->", "::", ".", ")", "," or end of input');
     return { kind: 'embed', target: name, alias, hint, joinType, spread, select };
   }
   if (spread) {
@@ -419,18 +424,17 @@ function readOpExpr(c: Cursor, field: Field, until: 'end' | 'logic'): Filter {
       if (!c.eat(')')) c.fail('")"');
     } else c.fail('"."');
   }
-  if (!c.eat('.')) c.fail('"."');
+  if (!c.eat('.')) c.fail(OPERATOR_EXPECT);
   if (op === 'in') return { kind: 'filter', field, negated, op, value: readList(c, '(', ')', until) };
   if (quantifier) return { kind: 'filter', field, negated, op, quantifier, value: readList(c, '{', '}', until) };
   if (op === 'is') {
+    const start = c.pos;
     const v = readValue(c, until).toLowerCase();
     if (!(IS_VALUES as readonly string[]).includes(v)) {
-      throw parseError(
-        'filter',
-        c.input,
-        c.pos - v.length + 1,
-        `unexpected ${JSON.stringify(v[0] ?? '')} expecting null or trilean value (unknown, true, false)`,
-      );
+      // Like PostgREST's parser: the error points at the first character no allowed word continues with.
+      const matched = Math.max(...IS_VALUES.map((w) => commonPrefix(w, v)));
+      c.pos = start + matched;
+      c.fail('null or trilean value (unknown, true, false)');
     }
     return { kind: 'filter', field, negated, op, value: v };
   }
@@ -486,7 +490,7 @@ function readList(c: Cursor, open: string, close: string, until: 'end' | 'logic'
 export function parseLogicParam(key: 'and' | 'or' | 'not.and' | 'not.or', value: string): Logic {
   const negated = key.startsWith('not.');
   const op = key.endsWith('and') ? 'and' : 'or';
-  const c = new Cursor(value, 'logic tree');
+  const c = new Cursor(value, 'logic tree', key.length);
   const children = readLogicChildren(c);
   if (!c.done) c.fail('end of input');
   return { kind: 'logic', op, negated, children };
@@ -516,7 +520,7 @@ function readLogicItem(c: Cursor): Condition {
   }
   c.pos = start;
   const field = readField(c);
-  if (!c.eat('.')) c.fail('"->", "->>" or "."');
+  if (!c.eat('.')) c.fail('letter, digit, "-", "->>", "->" or delimiter (.)');
   return readOpExpr(c, field, 'logic');
 }
 
@@ -568,8 +572,27 @@ export function parsePrefer(header: string | undefined): Preferences {
   return prefer;
 }
 
+function commonPrefix(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+const JSON_TYPES = new Set(['*/*', 'application/*', 'application/json']);
+const OBJECT_TYPES = new Set(['application/vnd.pgrst.object+json', 'application/vnd.pgrst.object']);
+
+/** Accept negotiation: JSON, or PostgREST's single-object type; anything else is 415. */
 function isSingular(accept: string | undefined): boolean {
-  return !!accept && /application\/vnd\.pgrst\.object(\+json)?/i.test(accept);
+  if (!accept || !accept.trim()) return false;
+  const types = accept
+    .split(',')
+    .map((t) => t.split(';')[0]!.trim().toLowerCase())
+    .filter(Boolean);
+  for (const t of types) {
+    if (OBJECT_TYPES.has(t)) return true;
+    if (JSON_TYPES.has(t)) return false;
+  }
+  throw new ApiError(415, 'PGRST107', `None of these media types are available: ${types.join(', ')}`);
 }
 
 /** "Range: 0-24" (items); an open end "10-" is allowed. Malformed ranges are ignored, as PostgREST does. */

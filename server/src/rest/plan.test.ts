@@ -21,6 +21,7 @@ function relation(
     columnsByName: new Map(columns.map((c) => [c.name, c])),
     primaryKey,
     uniqueKeys: primaryKey.length ? [primaryKey] : [],
+    writable: { insert: kind === 'table', update: kind === 'table', delete: kind === 'table' },
   };
 }
 const fk = (
@@ -51,6 +52,7 @@ const schema: SchemaCache = {
       relation('agents', ['id', 'name', 'person_id', 'created_by']),
       relation('connections', ['id', 'name', 'password']),
       relation('hidden', ['id']),
+      relation('people_names', ['name'], [], 'view'),
     ].map((r) => [r.name, r]),
   ),
   foreignKeys: [
@@ -96,6 +98,7 @@ const registry = buildRegistry(
     { name: 'team_members', resource: 'database' },
     { name: 'agents', resource: 'agents' },
     { name: 'connections', resource: 'connections', secretColumns: ['password'] },
+    { name: 'people_names', resource: 'database' },
   ].map((r) => ({ ...r, resource: r.resource as 'database' })),
   [
     { name: 'add', resource: 'database' },
@@ -265,10 +268,17 @@ describe('plan: writes', () => {
   it('refuses invalid JSON, mismatched keys and unknown columns', () => {
     expect(failure(() => post('{oops')).message).toBe('Empty or invalid json');
     expect(failure(() => post([{ id: 1 }, { name: 'x' }])).message).toBe('All object keys must match');
-    expect(failure(() => post({ nope: 1 })).message).toBe(
-      "Could not find the 'nope' column of 'people' in the schema cache",
-    );
+    expect(failure(() => post({ nope: 1 })).message).toBe("Column 'nope' of relation 'people' does not exist");
     expect(failure(() => post('42')).code).toBe('PGRST102');
+  });
+
+  it('refuses writes to a relation PostgreSQL cannot write, with a clear 405', () => {
+    for (const method of ['POST', 'PATCH', 'DELETE']) {
+      const e = failure(() => planFor('/people_names', {}, { method, body: '{"name":"x"}' }));
+      expect(e.status).toBe(405);
+      expect(e.details).toBe("'people_names' is read-only: it can only be read (GET).");
+    }
+    expect(planFor('/people_names').kind).toBe('read');
   });
 
   it('plans upserts on the primary key or on_conflict columns', () => {
@@ -296,12 +306,22 @@ describe('plan: functions', () => {
     });
   });
 
+  it('suggests a close function name or a fitting overload', () => {
+    expect(failure(() => planFor('/rpc/ad')).hint).toBe('Perhaps you meant to call the function public.add');
+    expect(failure(() => planFor('/rpc/add', { b: '1' })).hint).toBe(
+      'Perhaps you meant to call the function public.add(a, b)',
+    );
+    expect(failure(() => planFor('/rpc/zzzzzzz')).hint).toBeNull();
+  });
+
   it('answers 404 for unknown, unexposed or mismatched functions', () => {
     expect(failure(() => planFor('/rpc/unexposed')).message).toBe(
       'Could not find the function public.unexposed without parameters in the schema cache',
     );
-    expect(failure(() => planFor('/rpc/add', { z: '1' })).message).toBe(
-      'Could not find the function public.add without parameters in the schema cache',
+    const get = failure(() => planFor('/rpc/add', { z: '1' }));
+    expect(get.message).toBe('Could not find the function public.add(z) in the schema cache');
+    expect(get.details).toBe(
+      'Searched for the function public.add with parameter z, but no matches were found in the schema cache.',
     );
     expect(failure(() => planFor('/rpc/add', {}, { method: 'POST', body: '{"z":1}' })).message).toBe(
       'Could not find the function public.add(z) in the schema cache',

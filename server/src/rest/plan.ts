@@ -6,6 +6,7 @@ import { ApiError } from './errors.js';
 import type { ApiRequest, Condition, Field, JsonStep, NodeOptions, Operator, SelectItem } from './parse.js';
 import { parseFilterParam } from './parse.js';
 import type { ExposureRegistry } from './registry.js';
+import { fuzzyBest } from './fuzzy.js';
 import { findRelationship, isToOne, type Relationship } from './relationships.js';
 
 export interface ColumnRef {
@@ -13,10 +14,14 @@ export interface ColumnRef {
   alias: string;
   column: string;
   json: JsonStep[];
+  /** The column is not json/jsonb: a JSON path reads to_jsonb(column). */
+  notJson?: boolean;
 }
 
 export type Projection =
   | { kind: 'column'; ref: ColumnRef; key: string; cast?: string }
+  /** `people(count)`: the number of related rows. */
+  | { kind: 'count'; key: string }
   | { kind: 'embed'; key: string; node: ReadNode; spread: boolean };
 
 export type PlannedCondition =
@@ -29,7 +34,7 @@ export type PlannedCondition =
       value: string | string[];
       ftsConfig?: string;
     }
-  | { kind: 'embedNull'; embedAlias: string; negated: boolean; isNull: boolean }
+  | { kind: 'embedNull'; embedAlias: string; toOne: boolean; negated: boolean }
   | { kind: 'logic'; op: 'and' | 'or'; negated: boolean; children: PlannedCondition[] };
 
 export interface PlannedOrder {
@@ -59,16 +64,19 @@ interface PlanBase {
   /** Every registry resource the request touches, with the action needed (for RBAC). */
   access: Access[];
   singular: boolean;
+  /** Prefer: count=... was asked: totals go into Content-Range. */
+  count: boolean;
 }
 
 export type Plan =
-  | (PlanBase & { kind: 'read'; root: ReadNode; count: boolean; offset: number; limit?: number })
+  | (PlanBase & { kind: 'read'; root: ReadNode; offset: number; limit?: number })
   | (PlanBase & {
       kind: 'insert';
       relation: string;
       columns: string[];
       /** The JSON array of rows, bound as one parameter. */
       payload: string;
+      rowCount: number;
       onConflict?: { columns: string[]; action: 'merge' | 'ignore' };
       returning: ReadNode | null;
     })
@@ -97,7 +105,6 @@ export type Plan =
       /** Rows of a set- or row-returning function, shaped like a read; null for scalars. */
       root: ReadNode | null;
       readOnly: boolean;
-      count: boolean;
       offset: number;
       limit?: number;
     });
@@ -159,8 +166,9 @@ class Planner {
     if (req.target.kind === 'rpc') return this.planRpc();
     const relation = this.relation(req.target.name);
     const write = req.method !== 'GET' && req.method !== 'HEAD';
+    if (write) checkWritable(relation, req);
     this.grant(relation.name, write ? 'write' : 'read');
-    const base = { access: this.access, singular: req.singular };
+    const base = { access: this.access, singular: req.singular, count: !!req.prefer.count };
     const top = req.nodes.get('')!;
 
     if (!write) {
@@ -169,7 +177,7 @@ class Planner {
       root.limit = limit;
       root.offset = offset;
       this.checkUnusedNodes();
-      return { ...base, kind: 'read', root, count: !!req.prefer.count, offset, limit };
+      return { ...base, kind: 'read', root, offset, limit };
     }
 
     const returning = () => {
@@ -188,6 +196,7 @@ class Planner {
         relation: relation.name,
         columns,
         payload: JSON.stringify(rows),
+        rowCount: rows.length,
         onConflict,
         returning: r,
       };
@@ -237,11 +246,22 @@ class Planner {
     return relation.columns.map((c) => c.name).filter((c) => !this.secret(relation.name, c));
   }
 
-  private column(relation: Relation, alias: string, field: Field): ColumnRef {
-    if (!relation.columnsByName.has(field.name) || this.secret(relation.name, field.name)) {
-      throw missingColumn(relation, field.name, this.visibleColumns(relation));
+  /** `depth` names the relation in errors as PostgREST's SQL does: `people`, then `people_1` in an embed. */
+  private column(relation: Relation, alias: string, field: Field, depth = 0): ColumnRef {
+    const column = relation.columnsByName.get(field.name);
+    if (!column || this.secret(relation.name, field.name)) {
+      throw missingColumn(
+        depth ? `${relation.name}_${depth}` : relation.name,
+        field.name,
+        this.visibleColumns(relation),
+      );
     }
-    return { alias, column: field.name, json: field.json };
+    return {
+      alias,
+      column: field.name,
+      json: field.json,
+      notJson: !/^jsonb?$/.test(column.type) && column.type !== 'unknown',
+    };
   }
 
   private nextAlias(name: string): string {
@@ -265,7 +285,11 @@ class Planner {
           node.projection.push({ kind: 'column', ref: { alias, column: c, json: [] }, key: c });
         }
       } else if (item.kind === 'column') {
-        const ref = this.column(relation, alias, item.field);
+        if (isEmbeddedCount(item, relation, path)) {
+          node.projection.push({ kind: 'count', key: item.alias ?? 'count' });
+          continue;
+        }
+        const ref = this.column(relation, alias, item.field, path.length);
         const last = item.field.json[item.field.json.length - 1];
         const key = item.alias ?? (last && !/^-?\d+$/.test(last.key) ? last.key : item.field.name);
         let cast: string | undefined;
@@ -281,7 +305,7 @@ class Planner {
     if (options) {
       node.conditions = this.conditions(options.conditions, relation, alias, path, node);
       node.order = (options.order ?? []).map((t) => ({
-        ref: this.column(relation, alias, t.field),
+        ref: this.column(relation, alias, t.field, path.length),
         direction: t.direction,
         nulls: t.nulls,
       }));
@@ -375,12 +399,12 @@ class Planner {
     const embed = node?.projection.find(
       (p) => p.kind === 'embed' && p.key === c.field.name && c.field.json.length === 0,
     );
-    if (embed && embed.kind === 'embed' && c.op === 'is' && (c.value === 'null' || c.value === 'not_null')) {
-      return { kind: 'embedNull', embedAlias: embed.node.alias, negated: c.negated, isNull: c.value === 'null' };
+    if (embed && embed.kind === 'embed' && c.op === 'is' && c.value === 'null') {
+      return { kind: 'embedNull', embedAlias: embed.node.alias, toOne: embed.node.join!.toOne, negated: c.negated };
     }
     return {
       kind: 'filter',
-      ref: this.column(relation, alias, c.field),
+      ref: this.column(relation, alias, c.field, path.length),
       negated: c.negated,
       op: c.op,
       quantifier: c.quantifier,
@@ -419,7 +443,7 @@ class Planner {
       typeof v === 'object' && v !== null && !Array.isArray(v);
     let rows: Record<string, unknown>[];
     if (Array.isArray(parsed) && allowArray) {
-      if (!parsed.every(isObject)) throw new ApiError(400, 'PGRST102', 'Empty or invalid json', null);
+      if (!parsed.every(isObject)) throw new ApiError(400, 'PGRST102', 'All object keys must match', null);
       rows = parsed;
     } else if (isObject(parsed)) rows = [parsed];
     else throw new ApiError(400, 'PGRST102', 'Empty or invalid json', null);
@@ -435,11 +459,7 @@ class Planner {
     }
     for (const c of columns) {
       if (!relation.columnsByName.has(c)) {
-        throw new ApiError(
-          400,
-          'PGRST204',
-          `Could not find the '${c}' column of '${relation.name}' in the schema cache`,
-        );
+        throw new ApiError(400, 'PGRST204', `Column '${c}' of relation '${relation.name}' does not exist`);
       }
     }
     return { rows, columns };
@@ -449,8 +469,9 @@ class Planner {
     const resolution = this.req.prefer.resolution;
     if (!resolution) return undefined;
     const columns = this.req.onConflict ?? relation.primaryKey;
-    for (const c of columns)
-      if (!relation.columnsByName.has(c)) throw missingColumn(relation, c, this.visibleColumns(relation));
+    for (const c of columns) {
+      if (!relation.columnsByName.has(c)) throw new ApiError(400, '42703', `column "${c}" does not exist`);
+    }
     if (columns.length === 0) return undefined;
     return { columns, action: resolution === 'merge-duplicates' ? 'merge' : 'ignore' };
   }
@@ -494,18 +515,9 @@ class Planner {
         f.args.every((a) => a.hasDefault || keys.includes(a.name)),
     );
     if (!fn || !exposed) {
-      const sorted = [...keys].sort();
-      const qualified = `${ctx.schema.schema}.${name}`;
-      throw new ApiError(
-        404,
-        'PGRST202',
-        sorted.length
-          ? `Could not find the function ${qualified}(${sorted.join(', ')}) in the schema cache`
-          : `Could not find the function ${qualified} without parameters in the schema cache`,
-        sorted.length
-          ? `Searched for the function ${qualified} with parameters ${sorted.join(', ')} or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.`
-          : `Searched for the function ${qualified} without parameters or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.`,
-      );
+      // On GET every non-reserved parameter counts as an argument when no function matched.
+      const asked = getLike ? req.rpcParams.map(([k]) => k) : keys;
+      throw noFunction(ctx, name, asked, exposed ? overloads : [], getLike);
     }
     this.access.push({ resource: exposed.resource, action: getLike ? 'read' : 'write' });
     const top = req.nodes.get('')!;
@@ -523,6 +535,7 @@ class Planner {
         ),
         primaryKey: [],
         uniqueKeys: [],
+        writable: { insert: false, update: false, delete: false },
       };
       root = this.readNode(relation, req.select, [], options);
     } else if (options.conditions.length > 0 || options.order) {
@@ -551,15 +564,84 @@ class Planner {
   }
 }
 
+/** Refuses a write PostgreSQL would reject for the relation (a view that is not updatable). */
+function checkWritable(relation: Relation, req: ApiRequest) {
+  const needs: [keyof Relation['writable'], string][] =
+    req.method === 'POST'
+      ? [
+          ['insert', 'insert into'],
+          ...(req.prefer.resolution ? ([['update', 'update']] as [keyof Relation['writable'], string][]) : []),
+        ]
+      : req.method === 'PATCH'
+        ? [['update', 'update']]
+        : [['delete', 'delete from']];
+  for (const [action, verb] of needs) {
+    if (!relation.writable[action]) {
+      throw new ApiError(
+        405,
+        '55000',
+        `cannot ${verb} ${relation.kind} "${relation.name}"`,
+        `'${relation.name}' is read-only: it can only be read (GET).`,
+      );
+    }
+  }
+}
+
+/** PGRST202 with PostgREST's wording and its fuzzy "Perhaps you meant" hint. */
+function noFunction(
+  ctx: PlanContext,
+  name: string,
+  keys: string[],
+  overloads: FunctionDef[],
+  getLike: boolean,
+): ApiError {
+  const sorted = [...keys].sort();
+  const qualified = `${ctx.schema.schema}.${name}`;
+  const params = sorted.join(', ');
+  const withParams = sorted.length ? ` with parameter${sorted.length > 1 ? 's' : ''} ${params}` : ' without parameters';
+  const exposedNames = [...ctx.registry.functions.keys()].filter((f) => ctx.schema.functions.has(f));
+  const overloadParams = overloads.map((o) => o.args.map((a) => a.name).sort());
+  const suggestion = overloads.length
+    ? (fuzzyBest(
+        overloadParams.map((ps) => ps.join(', ')),
+        params,
+      ) ??
+      // An overload taking every given parameter (and more) is suggested too.
+      overloadParams.find((ps) => sorted.every((k) => ps.includes(k)))?.join(', '))
+    : fuzzyBest(exposedNames, name);
+  const hint =
+    suggestion === undefined
+      ? null
+      : `Perhaps you meant to call the function ${ctx.schema.schema}.${overloads.length ? `${name}(${suggestion})` : suggestion}`;
+  return new ApiError(
+    404,
+    'PGRST202',
+    `Could not find the function ${qualified}${sorted.length ? `(${params})` : ' without parameters'} in the schema cache`,
+    `Searched for the function ${qualified}${withParams}${getLike ? '' : ' or with a single unnamed json/jsonb parameter'}, but no matches were found in the schema cache.`,
+    hint,
+  );
+}
+
 /** PostgreSQL's "column does not exist" error, with its "Perhaps you meant" hint for near misses. */
-function missingColumn(relation: Relation, name: string, candidates: string[]): ApiError {
+function missingColumn(relationAlias: string, name: string, candidates: string[]): ApiError {
   const suggestion = closestColumn(name, candidates);
   return new ApiError(
     400,
     '42703',
-    `column ${relation.name}.${name} does not exist`,
+    `column ${relationAlias}.${name} does not exist`,
     null,
-    suggestion ? `Perhaps you meant to reference the column "${relation.name}.${suggestion}".` : null,
+    suggestion ? `Perhaps you meant to reference the column "${relationAlias}.${suggestion}".` : null,
+  );
+}
+
+/** `select=name,people(count)`: inside an embed, a bare `count` that is not a column counts the rows. */
+function isEmbeddedCount(item: Extract<SelectItem, { kind: 'column' }>, relation: Relation, path: string[]): boolean {
+  return (
+    path.length > 0 &&
+    item.field.name === 'count' &&
+    item.field.json.length === 0 &&
+    !item.cast &&
+    !relation.columnsByName.has('count')
   );
 }
 

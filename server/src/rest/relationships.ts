@@ -2,6 +2,7 @@
 // many-to-one, one-to-many, one-to-one through a foreign key, and many-to-many through a junction table.
 import type { ForeignKey, SchemaCache } from '../db/introspect.js';
 import { ApiError } from './errors.js';
+import { fuzzyMatches } from './fuzzy.js';
 
 export type Relationship =
   | {
@@ -124,6 +125,18 @@ function hintName(rel: Relationship): string {
   return rel.cardinality === 'many-to-many' ? rel.junction : rel.fk.constraint;
 }
 
+/** PostgREST's suggestion: a related table whose name is close to the one asked for. */
+function noRelationshipHint(
+  schema: SchemaCache,
+  source: string,
+  target: string,
+  exposed: (name: string) => boolean,
+): string | null {
+  const related = relationshipsFrom(schema, source, exposed).map((r) => r.target);
+  const close = fuzzyMatches(related, target).find(([score]) => score < 1);
+  return close ? `Perhaps you meant '${close[1]}' instead of '${target}'.` : null;
+}
+
 export function findRelationship(
   schema: SchemaCache,
   source: string,
@@ -142,6 +155,7 @@ export function findRelationship(
       'PGRST200',
       `Could not find a relationship between '${source}' and '${target}' in the schema cache`,
       details,
+      noRelationshipHint(schema, source, target, exposed),
     );
   }
   throw new ApiError(

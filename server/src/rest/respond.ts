@@ -6,6 +6,8 @@ export interface ResultRow {
   total: string | number | null;
   page_total: string | number;
   body: string | null;
+  /** Rows an upsert inserted (as opposed to updated). */
+  inserted?: string | number | null;
 }
 
 export interface ApiResponse {
@@ -38,48 +40,52 @@ export function respond(plan: Plan, row: ResultRow, method: string): ApiResponse
   const total = row.total === null || row.total === undefined ? null : Number(row.total);
   const headers: Record<string, string> = { 'content-type': plan.singular ? OBJECT_TYPE : JSON_TYPE };
   let body = row.body;
+  const rowsReturned = plan.kind !== 'rpc' || plan.root !== null || plan.fn.returnsSet;
 
-  if (plan.singular && (plan.kind !== 'rpc' || plan.root || plan.fn.returnsSet)) {
+  if (plan.singular && rowsReturned) {
     if (pageTotal !== 1) throw singularError(pageTotal);
     if (body !== null) body = unwrapSingle(body);
   }
+  const head = method === 'HEAD';
 
   switch (plan.kind) {
     case 'read':
     case 'rpc': {
-      if (plan.kind === 'rpc' && !plan.root) {
-        if (plan.fn.returnType === 'void') return { status: 204, headers: {}, body: null };
-        if (!plan.fn.returnsSet && body !== null) body = unwrapSingle(body);
-        return { status: 200, headers: { 'content-type': JSON_TYPE }, body: method === 'HEAD' ? null : body };
-      }
+      if (plan.kind === 'rpc' && plan.fn.returnType === 'void') return { status: 204, headers: {}, body: null };
+      // A function returning one value or one row answers with the value or object itself.
       if (plan.kind === 'rpc' && !plan.fn.returnsSet && !plan.singular && body !== null) {
-        // A function returning one row answers with the object itself.
         body = pageTotal === 0 ? 'null' : unwrapSingle(body);
-        return { status: 200, headers, body: method === 'HEAD' ? null : body };
       }
       const lower = plan.offset;
       const upper = lower + pageTotal - 1;
-      headers['content-range'] = `${pageTotal === 0 ? '*' : `${lower}-${upper}`}/${total ?? '*'}`;
-      let status = 200;
-      if (total !== null) {
-        if (lower > total || (lower > 0 && lower === total && pageTotal === 0 && total > 0)) {
-          throw new ApiError(
-            416,
-            'PGRST103',
-            'Requested range not satisfiable',
-            `An offset of ${lower} was requested, but there are only ${total} rows.`,
-          );
-        }
-        if (pageTotal < total && pageTotal > 0) status = 206;
+      const range = (t: string) => `${pageTotal === 0 ? '*' : `${lower}-${upper}`}/${t}`;
+      if (total === null) {
+        headers['content-range'] = range('*');
+        return { status: 200, headers, body: head ? null : body };
       }
-      return { status, headers, body: method === 'HEAD' ? null : body };
+      if (lower > total) {
+        throw new ApiError(
+          416,
+          'PGRST103',
+          'Requested range not satisfiable',
+          `An offset of ${lower} was requested, but there are only ${total} rows.`,
+        ).withHeader('content-range', `*/${total}`);
+      }
+      headers['content-range'] = range(String(total));
+      return { status: pageTotal < total ? 206 : 200, headers, body: head ? null : body };
     }
     case 'insert':
     case 'update':
     case 'delete': {
       const represent = plan.returning !== null;
-      headers['content-range'] = pageTotal === 0 || plan.kind === 'insert' ? '*/*' : `0-${pageTotal - 1}/*`;
-      if (plan.kind === 'insert') return { status: 201, headers, body: represent ? body : null };
+      const counted = plan.count ? String(pageTotal) : '*';
+      headers['content-range'] =
+        plan.kind === 'update' && pageTotal > 0 ? `0-${pageTotal - 1}/${counted}` : `*/${counted}`;
+      if (plan.kind === 'insert') {
+        // An upsert that only updated existing rows answers 200, as PostgREST does.
+        const status = plan.onConflict && Number(row.inserted ?? 0) === 0 && pageTotal > 0 ? 200 : 201;
+        return { status, headers, body: represent ? body : null };
+      }
       return represent ? { status: 200, headers, body } : { status: 204, headers, body: null };
     }
   }

@@ -28,36 +28,42 @@ export function buildSql(plan: Plan, schemaName = 'public'): Statement {
       text = readStatement(plan.root, q(plan.root.relation), plan.count, p);
       break;
     case 'insert': {
+      const target = q(plan.relation);
       const cols = plan.columns.map(ident).join(', ');
-      const rowsParam = p.add(plan.payload);
+      const upsert = !!plan.onConflict;
       let insert: string;
-      if (JSON.parse(plan.payload).length === 0) {
-        insert = `SELECT * FROM ${q(plan.relation)} WHERE FALSE`;
+      if (plan.rowCount === 0) {
+        insert = `SELECT * FROM ${target} WHERE FALSE`;
       } else {
+        const rows = `json_populate_recordset(NULL::${target}, ${p.add(plan.payload)}::json) AS _rows`;
         insert = plan.columns.length
-          ? `INSERT INTO ${q(plan.relation)} (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${q(plan.relation)}, ${rowsParam}::json) AS _rows`
-          : `INSERT INTO ${q(plan.relation)} SELECT FROM json_populate_recordset(NULL::${q(plan.relation)}, ${rowsParam}::json) AS _rows`;
+          ? `INSERT INTO ${target} (${cols}) SELECT ${cols} FROM ${rows}`
+          : `INSERT INTO ${target} SELECT FROM ${rows}`;
         if (plan.onConflict) {
-          const target = plan.onConflict.columns.map(ident).join(', ');
+          const conflict = plan.onConflict.columns.map(ident).join(', ');
           const updates = plan.columns.map((c) => `${ident(c)} = EXCLUDED.${ident(c)}`);
           insert +=
             plan.onConflict.action === 'ignore' || updates.length === 0
-              ? ` ON CONFLICT (${target}) DO NOTHING`
-              : ` ON CONFLICT (${target}) DO UPDATE SET ${updates.join(', ')}`;
+              ? ` ON CONFLICT (${conflict}) DO NOTHING`
+              : ` ON CONFLICT (${conflict}) DO UPDATE SET ${updates.join(', ')}`;
         }
-        insert += ' RETURNING *';
+        // xmax is 0 for a freshly inserted row version and set for one an upsert updated.
+        insert += upsert ? ' RETURNING *, xmax = 0 AS pgrst_inserted' : ' RETURNING *';
       }
-      text = writeStatement(insert, plan.returning, p);
+      text = writeStatement(insert, plan.returning, p, upsert && plan.rowCount > 0);
       break;
     }
     case 'update': {
       const where = conditionsSql(plan.conditions, p);
+      const target = `${q(plan.relation)} AS ${ident(plan.alias)}`;
       let update: string;
       if (plan.columns.length === 0) {
-        update = `SELECT * FROM ${q(plan.relation)} WHERE FALSE`;
+        // Nothing to set: touch no row (the filters still bind their parameters).
+        update = `SELECT ${ident(plan.alias)}.* FROM ${target} WHERE FALSE${where ? ` AND ${where}` : ''}`;
       } else {
         const sets = plan.columns.map((c) => `${ident(c)} = _body.${ident(c)}`).join(', ');
-        update = `UPDATE ${q(plan.relation)} AS ${ident(plan.alias)} SET ${sets} FROM (SELECT * FROM json_populate_record(NULL::${q(plan.relation)}, ${p.add(plan.payload)}::json)) AS _body${where ? ` WHERE ${where}` : ''} RETURNING ${ident(plan.alias)}.*`;
+        const body = `(SELECT * FROM json_populate_record(NULL::${q(plan.relation)}, ${p.add(plan.payload)}::json)) AS _body`;
+        update = `UPDATE ${target} SET ${sets} FROM ${body}${where ? ` WHERE ${where}` : ''} RETURNING ${ident(plan.alias)}.*`;
       }
       text = writeStatement(update, plan.returning, p);
       break;
@@ -86,7 +92,8 @@ export function buildSql(plan: Plan, schemaName = 'public'): Statement {
         text = readStatement(plan.root, `${from}${call}`, plan.count, p);
       } else {
         // A scalar (or set of scalars): one column named v.
-        text = `SELECT NULL::bigint AS total, pg_catalog.count(_t) AS page_total, coalesce(json_agg(_t.v), '[]')::text AS body FROM (SELECT v FROM ${from}${call} AS v) _t`;
+        const total = plan.count ? 'pg_catalog.count(_t)' : 'NULL::bigint';
+        text = `SELECT ${total} AS total, pg_catalog.count(_t) AS page_total, coalesce(json_agg(_t.v), '[]')::text AS body FROM (SELECT v FROM ${from}${call} AS v) _t`;
       }
       break;
     }
@@ -94,12 +101,13 @@ export function buildSql(plan: Plan, schemaName = 'public'): Statement {
   return { text, values: p.values };
 }
 
-function writeStatement(mutation: string, returning: ReadNode | null, p: Params): string {
+function writeStatement(mutation: string, returning: ReadNode | null, p: Params, upsert = false): string {
+  const inserted = upsert ? '(SELECT pg_catalog.count(*) FROM pgrst_source WHERE pgrst_inserted)' : 'NULL::bigint';
   if (!returning) {
-    return `WITH pgrst_source AS (${mutation}) SELECT NULL::bigint AS total, pg_catalog.count(*) AS page_total, NULL::text AS body FROM pgrst_source`;
+    return `WITH pgrst_source AS (${mutation}) SELECT NULL::bigint AS total, pg_catalog.count(*) AS page_total, NULL::text AS body, ${inserted} AS inserted FROM pgrst_source`;
   }
   const inner = nodeSelect(returning, 'pgrst_source', p, { topLevel: true });
-  return `WITH pgrst_source AS (${mutation}) SELECT NULL::bigint AS total, pg_catalog.count(_t) AS page_total, coalesce(json_agg(_t), '[]')::text AS body FROM (${inner}) _t`;
+  return `WITH pgrst_source AS (${mutation}) SELECT NULL::bigint AS total, pg_catalog.count(_t) AS page_total, coalesce(json_agg(_t), '[]')::text AS body, ${inserted} AS inserted FROM (${inner}) _t`;
 }
 
 function readStatement(root: ReadNode, from: string, count: boolean, p: Params): string {
@@ -127,8 +135,14 @@ function nodeSelect(node: ReadNode, from: string, p: Params, opts: SelectOptions
 
   for (const item of node.projection) {
     if (item.kind === 'column') {
-      if (!opts.countOnly)
-        items.push(`${columnSql(item.ref, p)}${item.cast ? `::${item.cast}` : ''} AS ${ident(item.key)}`);
+      if (!opts.countOnly) {
+        const value = item.cast ? `(${columnSql(item.ref, p)})::${item.cast}` : columnSql(item.ref, p);
+        items.push(`${value} AS ${ident(item.key)}`);
+      }
+      continue;
+    }
+    if (item.kind === 'count') {
+      if (!opts.countOnly) items.push(`pg_catalog.count(*) AS ${ident(item.key)}`);
       continue;
     }
     const child = item.node;
@@ -220,6 +234,8 @@ function collectEmbedRefs(conds: PlannedCondition[], out: Set<string>) {
 
 function columnSql(ref: ColumnRef, p: Params): string {
   let sql = `${ident(ref.alias)}.${ident(ref.column)}`;
+  // A JSON path on a column that is not json/jsonb reads its JSON form, as PostgREST does.
+  if (ref.json.length && ref.notJson) sql = `to_jsonb(${sql})`;
   for (const step of ref.json) {
     sql += /^-?\d+$/.test(step.key)
       ? `${step.op}${p.add(Number(step.key))}::int`
@@ -271,8 +287,9 @@ function conditionSql(c: PlannedCondition, p: Params): string {
   }
   if (c.kind === 'embedNull') {
     const la = ident(`${c.embedAlias}_j`);
-    const test = `row_to_json(${la}.*) IS ${c.isNull ? '' : 'NOT '}NULL`;
-    return c.negated ? `NOT (${test})` : test;
+    // To-one: the joined row is absent; to-many: the aggregate over no rows is NULL.
+    const subject = c.toOne ? `row_to_json(${la}.*)` : `${la}.${la}`;
+    return `${subject} IS ${c.negated ? 'NOT ' : ''}NULL`;
   }
   const col = columnSql(c.ref, p);
   let expr: string;
@@ -283,7 +300,7 @@ function conditionSql(c: PlannedCondition, p: Params): string {
     expr = `${col} ${COMPARISON[c.op]} ${c.quantifier.toUpperCase()} (${p.add(arrayLiteral((c.value as string[]).map(like)))})`;
   } else if (c.op === 'is') {
     const v = c.value as string;
-    expr = `${col} IS ${v === 'not_null' ? 'NOT NULL' : v.toUpperCase()}`;
+    expr = `${col} IS ${v.toUpperCase()}`;
   } else if (c.op === 'isdistinct') {
     expr = `${col} IS DISTINCT FROM ${p.add(c.value)}`;
   } else if (c.op in TSQUERY) {
