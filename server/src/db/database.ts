@@ -75,8 +75,16 @@ export async function openPostgres(url: string, poolSize = 10, statementTimeoutM
   });
   pool.on('error', (err) => console.error('postgres pool error:', err.message));
   // Fail fast with a clear message when the server is unreachable.
-  const probe = await pool.connect();
-  probe.release();
+    try {
+    const probe = await pool.connect();
+    probe.release();
+  } catch (e) {
+    await pool.end().catch(() => undefined);
+    const where = new URL(url);
+    throw new Error(
+      `cannot connect to PostgreSQL at ${where.hostname}:${where.port || 5432}${where.pathname} (DATABASE_URL): ${(e as Error).message}`,
+    );
+  }
   const wrap = (c: Pool | PoolClient): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       const r = await c.query(sql, params as unknown[]);

@@ -1,0 +1,145 @@
+// The built server as a real child process, the way `npm start` runs it: data survives a restart on
+// the embedded database, the same build runs on PostgreSQL through DATABASE_URL, bad configuration
+// fails fast with a clear message.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresDatabase } from './helpers/databases.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const main = path.join(root, 'server/dist/main.js');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+interface Running {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+async function startServer(env: Record<string, string>): Promise<Running> {
+  const port = await freePort();
+  let output = '';
+  const child = spawn(process.execPath, [main], {
+    env: { ...process.env, OPSDECK_DEMO: 'false', HOST: '127.0.0.1', ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${output}`);
+    try {
+      if ((await fetch(`${url}/api/about`)).ok) return { child, url, output: () => output };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`server did not answer within 60 s: ${output}`);
+}
+
+async function stopServer(s: Running): Promise<number | null> {
+  if (s.child.exitCode !== null) return s.child.exitCode;
+  const exited = new Promise<number | null>((resolve) => s.child.once('exit', (code) => resolve(code)));
+  s.child.kill('SIGTERM');
+  return exited;
+}
+
+const person = { id: '00000000-0000-4000-8000-00000000abcd', name: 'Persisted Person' };
+
+async function writeAndRead(url: string) {
+  const res = await fetch(`${url}/api/db/people`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(person),
+  });
+  expect(res.status).toBe(201);
+}
+
+async function readBack(url: string) {
+  const res = await fetch(`${url}/api/db/people?id=eq.${person.id}&select=id,name`);
+  return res.json();
+}
+
+describe('the server process', () => {
+  const dirs: string[] = [];
+  beforeAll(() => {
+    // npm start builds what is stale first; do the same so the test runs the real bundle.
+    execFileSync(process.execPath, [path.join(root, 'scripts/ensure-built.mjs')], { stdio: 'inherit' });
+  }, 180_000);
+  afterAll(() => {
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  it('keeps the embedded database across a restart and stops cleanly on SIGTERM', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'opsdeck-data-'));
+    dirs.push(dataDir);
+    const first = await startServer({ DATA_DIR: dataDir });
+    expect(first.output()).toContain('database: embedded PGlite');
+    expect(await (await fetch(`${first.url}/api/about`)).json()).toMatchObject({ database: 'pglite' });
+    await writeAndRead(first.url);
+    expect(await stopServer(first)).toBe(0);
+
+    const second = await startServer({ DATA_DIR: dataDir });
+    try {
+      expect(await readBack(second.url)).toEqual([person]);
+      // The web console (or the "not built" page) answers outside /api.
+      expect((await fetch(`${second.url}/topology`)).status).toBeLessThan(500);
+    } finally {
+      await stopServer(second);
+    }
+  });
+
+  it.runIf(!!process.env.TEST_DATABASE_URL)('runs the same build on PostgreSQL through DATABASE_URL', async () => {
+    const pgdb = await createPostgresDatabase();
+    try {
+      const first = await startServer({ DATABASE_URL: pgdb.url });
+      expect(await (await fetch(`${first.url}/api/about`)).json()).toMatchObject({ database: 'postgres' });
+      await writeAndRead(first.url);
+      expect(await stopServer(first)).toBe(0);
+      const second = await startServer({ DATABASE_URL: pgdb.url });
+      try {
+        expect(await readBack(second.url)).toEqual([person]);
+      } finally {
+        await stopServer(second);
+      }
+    } finally {
+      await pgdb.drop();
+    }
+  });
+
+  it('fails fast with a clear message on bad configuration', async () => {
+    const bad = spawn(process.execPath, [main], {
+      env: { ...process.env, PORT: 'eighty', OPSDECK_DEMO: 'false' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    bad.stderr!.on('data', (d) => (output += d));
+    const code = await new Promise((resolve) => bad.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(output).toContain('PORT must be a non-negative integer, got "eighty"');
+
+    const unreachable = spawn(process.execPath, [main], {
+      env: { ...process.env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', OPSDECK_DEMO: 'false', PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out2 = '';
+    unreachable.stderr!.on('data', (d) => (out2 += d));
+    expect(await new Promise((resolve) => unreachable.once('exit', resolve))).toBe(1);
+        expect(out2).toContain('Opsdeck failed to start: cannot connect to PostgreSQL at 127.0.0.1:1/none (DATABASE_URL)');
+  });
+});
