@@ -1,1 +1,4 @@
 export * from './resources.js';
+export * from './rbac.js';
+export * from './features.js';
+export * from './users.js';

@@ -1,12 +1,14 @@
-// Builds a running Opsdeck: config → database → migrations → schema cache → HTTP server.
+// Builds a running Opsdeck: config → database → migrations → schema cache → identity → HTTP server.
 import { serve, type ServerType } from '@hono/node-server';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
+import { bootstrapAdmin, type BootstrapResult } from './auth/bootstrap.js';
+import { createIdentity, type Identity } from './auth/identity.js';
 import { loadConfig, type Config } from './config.js';
 import { openPglite, openPostgres, type Database } from './db/database.js';
-import { migrate } from './db/migrate.js';
 import { introspect, type SchemaCache } from './db/introspect.js';
-import { registry as defaultRegistry, type ExposureRegistry } from './rest/registry.js';
+import { migrate } from './db/migrate.js';
 import { createHttpApp } from './http/app.js';
+import { registry as defaultRegistry, type ExposureRegistry } from './rest/registry.js';
 import { VERSION } from './version.js';
 
 export interface AppContext {
@@ -16,6 +18,7 @@ export interface AppContext {
   /** Current schema cache; replaced by reloadSchema() after migrations. */
   schema: SchemaCache;
   reloadSchema(): Promise<void>;
+  identity: Identity;
   version: string;
 }
 
@@ -23,6 +26,8 @@ export interface Opsdeck {
   url: string;
   port: number;
   ctx: AppContext;
+  /** What start-up did about the first administrator. */
+  admin: BootstrapResult;
   close(): Promise<void>;
 }
 
@@ -31,8 +36,6 @@ export interface StartOptions extends Partial<Config> {
   registry?: ExposureRegistry;
   /** Use this already-open database instead of opening one from the config. */
   database?: Database;
-  /** Skip listening (the caller uses ctx with createHttpApp directly). */
-  listen?: boolean;
 }
 
 export async function openDatabase(config: Config): Promise<Database> {
@@ -40,29 +43,53 @@ export async function openDatabase(config: Config): Promise<Database> {
   return openPglite(config.dataDir);
 }
 
+/** Port 0 means "any free port": pick it now, so the public URL (links, OIDC callbacks) is known. */
+async function resolvePort(host: string, port: number): Promise<number> {
+  if (port !== 0) return port;
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer().listen(0, host, () => {
+      const { port: free } = probe.address() as AddressInfo;
+      probe.close(() => resolve(free));
+    });
+    probe.on('error', reject);
+  });
+}
+
 export async function createContext(options: StartOptions = {}): Promise<AppContext> {
-  const { registry, database, listen: _listen, ...overrides } = options;
-  const config = loadConfig(overrides);
+  const { registry, database, ...overrides } = options;
+  const base = loadConfig(overrides);
+  const port = await resolvePort(base.host, base.port);
+  const explicitUrl = overrides.publicUrl ?? process.env.PUBLIC_URL;
+  const publicHost = base.host === '0.0.0.0' || base.host === '::' ? 'localhost' : base.host;
+  const config: Config = { ...base, port, publicUrl: explicitUrl ? base.publicUrl : `http://${publicHost}:${port}` };
   const db = database ?? (await openDatabase(config));
-  await migrate(db);
-  const ctx: AppContext = {
-    config,
-    db,
-    registry: registry ?? defaultRegistry,
-    schema: await introspect(db),
-    version: VERSION,
-    async reloadSchema() {
-      ctx.schema = await introspect(db);
-    },
-  };
-  return ctx;
+  try {
+    await migrate(db);
+    const ctx: AppContext = {
+      config,
+      db,
+      registry: registry ?? defaultRegistry,
+      schema: await introspect(db),
+      identity: await createIdentity(config, db),
+      version: VERSION,
+      async reloadSchema() {
+        ctx.schema = await introspect(db);
+      },
+    };
+    return ctx;
+  } catch (e) {
+    if (!database) await db.close().catch(() => undefined);
+    throw e;
+  }
 }
 
 export async function startOpsdeck(options: StartOptions = {}): Promise<Opsdeck> {
   const ctx = await createContext(options);
+  const admin = await bootstrapAdmin(ctx.config, ctx.db, ctx.identity.auth);
   const app = createHttpApp(ctx);
-  const server: ServerType = await new Promise((resolve) => {
+  const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: ctx.config.port, hostname: ctx.config.host }, () => resolve(s));
+    s.once('error', reject);
   });
   const port = (server.address() as AddressInfo).port;
   const host = ctx.config.host === '0.0.0.0' ? '127.0.0.1' : ctx.config.host;
@@ -70,6 +97,7 @@ export async function startOpsdeck(options: StartOptions = {}): Promise<Opsdeck>
     url: `http://${host}:${port}`,
     port,
     ctx,
+    admin,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (!options.database) await ctx.db.close();

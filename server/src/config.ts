@@ -17,6 +17,22 @@ export interface Config {
   /** Directory holding the built web console (index.html). */
   webDir: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** The address users reach the console at: links in emails, OIDC callbacks, the allowed Origin. */
+  publicUrl: string;
+  /** Signs sessions; generated once and kept in the database when not given. */
+  authSecret: string | undefined;
+  /** The first administrator, created on first start when no admin exists. */
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  /** 'invite': accounts only through an admin's invite (default); 'open': anyone may register. */
+  registration: 'invite' | 'open';
+  /** smtp(s)://user:password@host:port for outgoing mail; unset = no mail (links are shown instead). */
+  smtpUrl: string | undefined;
+  smtpFrom: string;
+  /** An OpenID Connect provider for sign-in ("hosted identity provider"). */
+  oidc: { issuer: string; clientId: string; clientSecret: string; name: string } | undefined;
+  /** Honour X-Forwarded-For for the client address (behind a reverse proxy). */
+  trustProxy: boolean;
 }
 
 function intFromEnv(name: string, fallback: number): number {
@@ -40,8 +56,23 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) {
     throw new Error(`LOG_LEVEL must be one of debug, info, warn, error, got "${logLevel}"`);
   }
+  const port = overrides.port ?? intFromEnv('PORT', 8080);
+  const registration = process.env.REGISTRATION ?? 'invite';
+  if (registration !== 'invite' && registration !== 'open') {
+    throw new Error(`REGISTRATION must be invite or open, got "${registration}"`);
+  }
+  const oidcIssuer = process.env.OIDC_ISSUER;
+  if (oidcIssuer && (!process.env.OIDC_CLIENT_ID || !process.env.OIDC_CLIENT_SECRET)) {
+    throw new Error('OIDC_ISSUER is set: OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are required too');
+  }
+  const publicUrl = (process.env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  try {
+    new URL(publicUrl);
+  } catch {
+    throw new Error(`PUBLIC_URL must be a URL such as https://opsdeck.example.com, got "${publicUrl}"`);
+  }
   return {
-    port: intFromEnv('PORT', 8080),
+    port,
     host: process.env.HOST ?? '0.0.0.0',
     dataDir: path.resolve(process.env.DATA_DIR ?? 'data'),
     databaseUrl: process.env.DATABASE_URL || undefined,
@@ -50,6 +81,22 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     demo: boolFromEnv('OPSDECK_DEMO', true),
     webDir: path.resolve(process.env.WEB_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     logLevel,
+    publicUrl,
+    authSecret: process.env.AUTH_SECRET || undefined,
+    adminEmail: process.env.ADMIN_EMAIL || undefined,
+    adminPassword: process.env.ADMIN_PASSWORD || undefined,
+    registration,
+    smtpUrl: process.env.SMTP_URL || undefined,
+    smtpFrom: process.env.SMTP_FROM ?? 'Opsdeck <opsdeck@localhost>',
+    oidc: oidcIssuer
+      ? {
+          issuer: oidcIssuer.replace(/\/+$/, ''),
+          clientId: process.env.OIDC_CLIENT_ID!,
+          clientSecret: process.env.OIDC_CLIENT_SECRET!,
+          name: process.env.OIDC_NAME ?? 'Single sign-on',
+        }
+      : undefined,
+    trustProxy: boolFromEnv('TRUST_PROXY', false),
     ...overrides,
   };
 }

@@ -32,7 +32,7 @@ async function startServer(env: Record<string, string>): Promise<Running> {
   const port = await freePort();
   let output = '';
   const child = spawn(process.execPath, [main], {
-    env: { ...process.env, OPSDECK_DEMO: 'false', HOST: '127.0.0.1', ...env, PORT: String(port) },
+    env: { ...process.env, OPSDECK_DEMO: 'false', HOST: '127.0.0.1', ...ADMIN, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (output += d));
@@ -61,17 +61,35 @@ async function stopServer(s: Running): Promise<number | null> {
 
 const person = { id: '00000000-0000-4000-8000-00000000abcd', name: 'Persisted Person' };
 
+const ADMIN = { ADMIN_EMAIL: 'admin@example.test', ADMIN_PASSWORD: 'process test password' };
+
+/** Signs in through the real sign-in endpoint; returns the session cookie. */
+async function signIn(url: string): Promise<string> {
+  const res = await fetch(`${url}/api/auth/sign-in/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: url },
+    body: JSON.stringify({ email: ADMIN.ADMIN_EMAIL, password: ADMIN.ADMIN_PASSWORD }),
+  });
+  expect(res.status).toBe(200);
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+}
+
 async function writeAndRead(url: string) {
   const res = await fetch(`${url}/api/db/people`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', cookie: await signIn(url), origin: url },
     body: JSON.stringify(person),
   });
   expect(res.status).toBe(201);
 }
 
 async function readBack(url: string) {
-  const res = await fetch(`${url}/api/db/people?id=eq.${person.id}&select=id,name`);
+  const res = await fetch(`${url}/api/db/people?id=eq.${person.id}&select=id,name`, {
+    headers: { cookie: await signIn(url) },
+  });
   return res.json();
 }
 
@@ -90,6 +108,7 @@ describe('the server process', () => {
     dirs.push(dataDir);
     const first = await startServer({ DATA_DIR: dataDir });
     expect(first.output()).toContain('database: embedded PGlite');
+    expect(first.output()).toContain('Created the first administrator: admin@example.test');
     expect(await (await fetch(`${first.url}/api/about`)).json()).toMatchObject({ database: 'pglite' });
     await writeAndRead(first.url);
     expect(await stopServer(first)).toBe(0);
@@ -140,6 +159,6 @@ describe('the server process', () => {
     let out2 = '';
     unreachable.stderr!.on('data', (d) => (out2 += d));
     expect(await new Promise((resolve) => unreachable.once('exit', resolve))).toBe(1);
-        expect(out2).toContain('Opsdeck failed to start: cannot connect to PostgreSQL at 127.0.0.1:1/none (DATABASE_URL)');
+    expect(out2).toContain('Opsdeck failed to start: cannot connect to PostgreSQL at 127.0.0.1:1/none (DATABASE_URL)');
   });
 });

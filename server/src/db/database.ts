@@ -19,8 +19,46 @@ export interface Database extends Queryable {
   exec(sql: string): Promise<void>;
   /** Runs fn inside BEGIN/COMMIT; a thrown error rolls everything back. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * A node-postgres Pool look-alike for libraries that bring their own query builder (better-auth's
+   * Kysely): timestamps come back as Date and int8 as number, BEGIN/COMMIT/ROLLBACK work on both drivers.
+   */
+  pgPool(): PgPoolLike;
   close(): Promise<void>;
 }
+
+export interface PgClientLike {
+  query(
+    sql: string,
+    params?: unknown[],
+  ): Promise<{ rows: Record<string, unknown>[]; rowCount: number; command: string }>;
+  release(): void;
+}
+
+export interface PgPoolLike {
+  connect(): Promise<PgClientLike>;
+  end(): Promise<void>;
+}
+
+const TIMESTAMP_OIDS = new Set([1114, 1184]);
+const INT8_OID = 20;
+
+/** Converts timestamp columns to Date and int8 to number, by the result's field types. */
+function typedRows(
+  rows: Record<string, unknown>[],
+  fields: { name: string; dataTypeID: number }[],
+): Record<string, unknown>[] {
+  const dates = fields.filter((f) => TIMESTAMP_OIDS.has(f.dataTypeID)).map((f) => f.name);
+  const ints = fields.filter((f) => f.dataTypeID === INT8_OID).map((f) => f.name);
+  if (!dates.length && !ints.length) return rows;
+  for (const row of rows) {
+    for (const d of dates) if (typeof row[d] === 'string') row[d] = new Date(row[d] as string);
+    for (const i of ints) if (row[i] !== null && typeof row[i] !== 'number') row[i] = Number(row[i]);
+  }
+  return rows;
+}
+
+const commandOf = (sql: string) => /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? '';
 
 /** The SQLSTATE-carrying error both drivers throw. */
 export interface PgError extends Error {
@@ -33,12 +71,18 @@ export function isPgError(e: unknown): e is PgError & { code: string } {
   return e instanceof Error && typeof (e as PgError).code === 'string' && /^[0-9A-Z]{5}$/.test((e as PgError).code!);
 }
 
+/**
+ * PGlite validates some parameters in JavaScript (booleans) and throws a plain Error; sending them
+ * as text lets PostgreSQL judge them, with the same SQLSTATE errors as a real server.
+ */
+const PGLITE_QUERY_OPTIONS = { serializers: { 16: (v: unknown) => String(v) } };
+
 export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const db: PGlite = await PGlite.create(dataDir, loadDataDir ? { loadDataDir } : {});
   const wrap = (q: Pick<PGlite, 'query'>): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
-      const r = await q.query<T>(sql, params as unknown[]);
+      const r = await q.query<T>(sql, params as unknown[], PGLITE_QUERY_OPTIONS);
       return { rows: r.rows, affectedRows: r.affectedRows };
     },
   });
@@ -50,6 +94,9 @@ export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob
     },
     transaction(fn) {
       return db.transaction((tx) => fn(wrap(tx)));
+    },
+    pgPool() {
+      return pglitePool(db);
     },
     async close() {
       await db.close();
@@ -75,7 +122,7 @@ export async function openPostgres(url: string, poolSize = 10, statementTimeoutM
   });
   pool.on('error', (err) => console.error('postgres pool error:', err.message));
   // Fail fast with a clear message when the server is unreachable.
-    try {
+  try {
     const probe = await pool.connect();
     probe.release();
   } catch (e) {
@@ -111,8 +158,83 @@ export async function openPostgres(url: string, poolSize = 10, statementTimeoutM
         client.release();
       }
     },
+    pgPool() {
+      return {
+        async connect() {
+          const client = await pool.connect();
+          return {
+            async query(sql: string, params?: unknown[]) {
+              const r = await client.query(sql, params as unknown[]);
+              return { rows: typedRows(r.rows, r.fields), rowCount: r.rowCount ?? 0, command: r.command };
+            },
+            release: () => client.release(),
+          };
+        },
+        end: async () => undefined,
+      };
+    },
     async close() {
       await pool.end();
     },
+  };
+}
+
+/**
+ * PGlite has one connection. A client that sends BEGIN gets PGlite's exclusive transaction, held
+ * open until COMMIT or ROLLBACK; everyone else's queries wait for it, as they would for a lock.
+ */
+function pglitePool(db: PGlite): PgPoolLike {
+  return {
+    async connect() {
+      let tx: { query: PGlite['query']; finish: (commit: boolean) => void; done: Promise<unknown> } | undefined;
+      const run = async (q: Pick<PGlite, 'query'>, sql: string, params?: unknown[]) => {
+        const r = await q.query<Record<string, unknown>>(sql, params as unknown[], PGLITE_QUERY_OPTIONS);
+        return {
+          rows: typedRows(r.rows, r.fields),
+          rowCount: r.affectedRows ?? r.rows.length,
+          command: commandOf(sql),
+        };
+      };
+      return {
+        async query(sql: string, params?: unknown[]) {
+          const command = commandOf(sql);
+          if ((command === 'BEGIN' || command === 'START') && !tx) {
+            let ready!: () => void;
+            const started = new Promise<void>((r) => (ready = r));
+            let finish!: (commit: boolean) => void;
+            const done = db.transaction(
+              (t) =>
+                new Promise<void>((resolve, reject) => {
+                  finish = (commit) => (commit ? resolve() : reject(new Error('rollback')));
+                  tx = { query: t.query.bind(t), finish: (c) => finish(c), done: Promise.resolve() };
+                  ready();
+                }),
+            );
+            done.catch(() => undefined); // observed below; this only silences the unhandled warning
+            await started;
+            tx!.done = done;
+            return { rows: [], rowCount: 0, command };
+          }
+          if ((command === 'COMMIT' || command === 'ROLLBACK') && tx) {
+            const current = tx;
+            tx = undefined;
+            current.finish(command === 'COMMIT');
+            if (command === 'COMMIT')
+              await current.done; // a failed commit throws here
+            else await current.done.catch(() => undefined);
+            return { rows: [], rowCount: 0, command };
+          }
+          return run(tx ?? db, sql, params);
+        },
+        release() {
+          // A client released mid-transaction rolls back, as a dropped connection would.
+          if (tx) {
+            tx.finish(false);
+            tx = undefined;
+          }
+        },
+      };
+    },
+    end: async () => undefined,
   };
 }

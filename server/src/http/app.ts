@@ -1,30 +1,66 @@
-// HTTP wiring: API routes under /api, the web console for everything else.
+// HTTP wiring: authentication for /api, identity and data endpoints, the web console for the rest.
 import { Hono } from 'hono';
 import type { AppContext } from '../app.js';
+import { authenticate, errorBody, HttpError, requirePermission, type AuthEnv } from '../auth/middleware.js';
+import { identityRoutes } from '../auth/routes.js';
+import { ApiError } from '../rest/errors.js';
 import { restRoutes } from '../rest/handler.js';
 import { serveWeb } from './static.js';
 
-export function createHttpApp(ctx: AppContext): Hono {
-  const app = new Hono();
+export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+  const { identity, config } = ctx;
+
+  app.use('/api/*', authenticate(identity, config.publicUrl, config.trustProxy));
 
   app.get('/api/about', (c) => c.json({ version: ctx.version, database: ctx.db.kind }));
 
   app.get('/api/properties', async (c) => {
+    await requirePermission(identity, c.get('principal'), 'properties', 'read');
     const { rows } = await ctx.db.query(
       'SELECT name, value, created_by, created_at, updated_at FROM properties ORDER BY name',
     );
     return c.json(rows);
   });
 
-  app.route('/api/db', restRoutes(ctx));
+  app.route('/api', identityRoutes({ config, db: ctx.db, identity }));
+
+  app.route(
+    '/api/db',
+    restRoutes(ctx, {
+      // Every resource the request reads or writes, embeds included, is checked against the caller's roles.
+      async authorize(c, access) {
+        const principal = (c as { get(k: 'principal'): AuthEnv['Variables']['principal'] }).get('principal');
+        for (const { resource, action } of access) {
+          try {
+            await requirePermission(identity, principal, resource, action);
+          } catch (e) {
+            if (!(e instanceof HttpError)) throw e;
+            const disabled = e.code === 'FEATURE_DISABLED';
+            throw new ApiError(
+              403,
+              disabled ? 'FEATURE_DISABLED' : '42501',
+              disabled ? e.message : `permission denied: your role cannot ${action} ${resource}`,
+              null,
+              disabled ? 'An administrator can turn it on again under Settings → Feature Flags.' : null,
+            );
+          }
+        }
+      },
+      afterWrite(relation) {
+        if (relation === 'properties') identity.featuresChanged();
+      },
+    }),
+  );
 
   app.all('/api/*', (c) => c.json({ error: `No API endpoint at ${c.req.method} ${c.req.path}` }, 404));
 
   app.onError((err, c) => {
+    if (err instanceof HttpError) return c.json(errorBody(err), err.status);
     console.error(`${c.req.method} ${c.req.path} failed:`, err);
-    return c.json({ error: 'Internal server error', message: err.message }, 500);
+    return c.json({ error: 'Internal server error' }, 500);
   });
 
-  serveWeb(app, ctx.config.webDir);
+  serveWeb(app as unknown as Hono, config.webDir);
   return app;
 }

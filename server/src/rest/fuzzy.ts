@@ -40,6 +40,9 @@ export function levenshtein(a: string, b: string): number {
 export function fuzzyMatches(candidates: Iterable<string>, value: string): [number, string][] {
   const unique = [...new Set(candidates)];
   const lower = value.toLowerCase();
+  // An exact (case-insensitive) match is the only answer, as in the fuzzyset library.
+  const exact = unique.find((c) => c.toLowerCase() === lower);
+  if (exact !== undefined) return [[1, exact]];
   for (const size of GRAM_SIZES) {
     const query = grams(value, size);
     const queryNorm = norm(query);

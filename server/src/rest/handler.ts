@@ -8,10 +8,14 @@ import { plan as makePlan, type Access, type Plan } from './plan.js';
 import { respond, singularError, type ApiResponse, type ResultRow } from './respond.js';
 import { buildSql } from './sql.js';
 
-/** Decides whether the caller may touch these resources; throws an ApiError when not. */
-export type Authorize = (c: Context, access: Access[]) => void | Promise<void>;
+export interface RestHooks {
+  /** Decides whether the caller may touch these resources; throws an ApiError when not. */
+  authorize?(c: Context, access: Access[]): void | Promise<void>;
+  /** Called after a write to a relation committed. */
+  afterWrite?(relation: string): void;
+}
 
-export function restRoutes(ctx: AppContext, authorize?: Authorize): Hono {
+export function restRoutes(ctx: AppContext, hooks: RestHooks = {}): Hono {
   const app = new Hono();
   app.all('/*', async (c) => {
     try {
@@ -27,8 +31,9 @@ export function restRoutes(ctx: AppContext, authorize?: Authorize): Hono {
         body,
       });
       const plan = makePlan(req, { schema: ctx.schema, registry: ctx.registry });
-      if (authorize) await authorize(c, plan.access);
+      await hooks.authorize?.(c, plan.access);
       const res = await execute(ctx, plan, method, req.prefer.tx === 'rollback');
+      if (plan.kind === 'insert' || plan.kind === 'update' || plan.kind === 'delete') hooks.afterWrite?.(plan.relation);
       return send(c, res);
     } catch (e) {
       return send(c, errorResponse(e, c));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './errors.js';
 import {
+  MAX_NESTING,
   OPERATORS,
   parseFilterParam,
   parseLogicParam,
@@ -200,6 +201,20 @@ describe('logic trees', () => {
     for (const bad of ['a.eq.1', '(a.eq.1', '(a.eq.1,)', '()', '(a.zz.1)', '(a.eq.1))']) {
       expect(parseFailure(() => parseLogicParam('or', bad)).code).toBe('PGRST100');
     }
+  });
+});
+
+describe('limits', () => {
+  it('refuses embeds and logic trees nested too deeply', () => {
+    const deepSelect = 'a('.repeat(MAX_NESTING + 1) + 'id' + ')'.repeat(MAX_NESTING + 1);
+    expect(parseFailure(() => parseSelect(deepSelect)).details).toBe(
+      `embedded resources may be nested at most ${MAX_NESTING} levels deep`,
+    );
+    expect(parseSelect('a('.repeat(MAX_NESTING) + 'id' + ')'.repeat(MAX_NESTING))).toHaveLength(1);
+    const deepLogic = '(' + 'and('.repeat(MAX_NESTING) + 'a.eq.1' + ')'.repeat(MAX_NESTING + 1);
+    expect(parseFailure(() => parseLogicParam('or', deepLogic)).details).toBe(
+      `logic trees may be nested at most ${MAX_NESTING} levels deep`,
+    );
   });
 });
 

@@ -319,23 +319,37 @@ function readField(c: Cursor): Field {
 
 export function parseSelect(input: string): SelectItem[] {
   const c = new Cursor(input, 'select parameter');
-  const items = readSelectList(c, false);
+  const items = readSelectList(c, 0);
   if (!c.done) c.fail('",", "(" or end of input');
   return items;
 }
 
-function readSelectList(c: Cursor, nested: boolean): SelectItem[] {
+/** Deeper embeds or logic trees than this are refused: each level is a join or a subquery. */
+export const MAX_NESTING = 10;
+
+function tooDeep(c: Cursor, what: string): never {
+  throw new ApiError(
+    400,
+    'PGRST100',
+    `"failed to parse ${c.what} (${c.input.slice(0, 200)})" (line 1, column ${c.pos + 1})`,
+    `${what} may be nested at most ${MAX_NESTING} levels deep`,
+  );
+}
+
+function readSelectList(c: Cursor, depth: number): SelectItem[] {
+  if (depth > MAX_NESTING) tooDeep(c, 'embedded resources');
+  const nested = depth > 0;
   const items: SelectItem[] = [];
   if (c.done && !nested) return [{ kind: 'star' }];
   for (;;) {
     if (nested && c.peek() === ')') break; // empty embed list: select=people()
-    items.push(readSelectItem(c));
+    items.push(readSelectItem(c, depth));
     if (!c.eat(',')) break;
   }
   return items;
 }
 
-function readSelectItem(c: Cursor): SelectItem {
+function readSelectItem(c: Cursor, depth: number): SelectItem {
   if (c.eat('*')) return { kind: 'star' };
   const spread = c.eat('...');
   const start = c.pos;
@@ -356,7 +370,7 @@ function readSelectItem(c: Cursor): SelectItem {
       else hint = h;
     }
     if (!c.eat('(')) c.fail('"(" ');
-    const select = readSelectList(c, true);
+    const select = readSelectList(c, depth + 1);
     if (!c.eat(')')) c.fail('letter, digit, "-", "->>", "->", "::", ".", ")", "," or end of input');
     return { kind: 'embed', target: name, alias, hint, joinType, spread, select };
   }
@@ -491,21 +505,22 @@ export function parseLogicParam(key: 'and' | 'or' | 'not.and' | 'not.or', value:
   const negated = key.startsWith('not.');
   const op = key.endsWith('and') ? 'and' : 'or';
   const c = new Cursor(value, 'logic tree', key.length);
-  const children = readLogicChildren(c);
+  const children = readLogicChildren(c, 1);
   if (!c.done) c.fail('end of input');
   return { kind: 'logic', op, negated, children };
 }
 
-function readLogicChildren(c: Cursor): Condition[] {
+function readLogicChildren(c: Cursor, depth: number): Condition[] {
+  if (depth > MAX_NESTING) tooDeep(c, 'logic trees');
   if (!c.eat('(')) c.fail('"("');
   const children: Condition[] = [];
-  do children.push(readLogicItem(c));
+  do children.push(readLogicItem(c, depth));
   while (c.eat(','));
   if (!c.eat(')')) c.fail('"," or ")"');
   return children;
 }
 
-function readLogicItem(c: Cursor): Condition {
+function readLogicItem(c: Cursor, depth: number): Condition {
   const start = c.pos;
   let negated = false;
   if (c.input.startsWith('not.', c.pos)) {
@@ -515,7 +530,7 @@ function readLogicItem(c: Cursor): Condition {
   for (const op of ['and', 'or'] as const) {
     if (c.input.startsWith(op + '(', c.pos)) {
       c.pos += op.length;
-      return { kind: 'logic', op, negated, children: readLogicChildren(c) };
+      return { kind: 'logic', op, negated, children: readLogicChildren(c, depth + 1) };
     }
   }
   c.pos = start;

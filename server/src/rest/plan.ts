@@ -233,7 +233,8 @@ class Planner {
   }
 
   private grant(relation: string, action: 'read' | 'write') {
-    const resource = this.ctx.registry.relations.get(relation)?.resource;
+    const entry = this.ctx.registry.relations.get(relation);
+    const resource = action === 'write' ? (entry?.writeResource ?? entry?.resource) : entry?.resource;
     if (resource && !this.access.some((a) => a.resource === resource && a.action === action))
       this.access.push({ resource, action });
   }

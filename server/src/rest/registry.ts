@@ -4,7 +4,10 @@ import type { Resource } from '@opsdeck/common';
 
 export interface ExposedRelation {
   name: string;
+  /** The resource reads (GET) need. */
   resource: Resource;
+  /** The resource writes need, when it differs from the one reads need. */
+  writeResource?: Resource;
   secretColumns?: readonly string[];
 }
 
@@ -19,7 +22,10 @@ export interface ExposureRegistry {
 }
 
 const relations: ExposedRelation[] = [
-  { name: 'people', resource: 'database' },
+  // Everyone reads people (names, avatars, mentions); changing them is identity administration.
+  { name: 'people', resource: 'database', writeResource: 'identities' },
+  { name: 'people_roles', resource: 'database' },
+  { name: 'person_roles', resource: 'rbac' },
   { name: 'teams', resource: 'database' },
   { name: 'team_members', resource: 'database' },
   { name: 'properties', resource: 'properties' },

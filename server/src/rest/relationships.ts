@@ -146,6 +146,9 @@ export function findRelationship(
 ): Relationship {
   const candidates = relationshipsFrom(schema, source, exposed).filter((r) => matches(r, target, hint));
   if (candidates.length === 1) return candidates[0]!;
+  // A view that repeats a table's keys does not make an embed ambiguous: the table wins, as in PostgREST.
+  const toTables = candidates.filter((r) => schema.relations.get(r.target)?.kind !== 'view');
+  if (candidates.length > 1 && toTables.length === 1) return toTables[0]!;
   if (candidates.length === 0) {
     const details = hint
       ? `Searched for a foreign key relationship between '${source}' and '${target}' using the hint '${hint}' in the schema '${schema.schema}', but no matches were found.`

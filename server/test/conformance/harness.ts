@@ -1,5 +1,6 @@
 // The differential conformance harness: two copies of one fixture database, the real PostgREST
 // on one and Opsdeck's /api/db on the other, the corpus sent to both, answers compared.
+import { hashToken } from '../../src/auth/tokens.js';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
@@ -143,6 +144,9 @@ async function withAdmin<T>(adminUrl: string, fn: (c: pg.Client) => Promise<T>):
  * Creates a database on adminUrl's server, applies the Opsdeck migrations and fixture.sql, and
  * grants the PostgREST anonymous role exactly what the registry exposes.
  */
+const CONFORMANCE_ADMIN_ID = '99999999-0000-0000-0000-000000000001';
+const CONFORMANCE_TOKEN = 'odk_conformance-test-token';
+
 export async function createFixtureDatabase(
   adminUrl: string,
   name: string,
@@ -170,6 +174,17 @@ export async function createFixtureDatabase(
     try {
       await migrate(db);
       await db.exec(fs.readFileSync(FIXTURE_FILE, 'utf8'));
+      // The same administrator and token in both copies, so Opsdeck's requests are authorised and the
+      // data both servers see stays identical.
+      await db.query(
+        `INSERT INTO people (id, name, email, created_at, updated_at) VALUES ($1, 'Conformance Admin', 'conformance@example.test', '2024-01-01T00:00:00Z', '2024-01-01T00:00:00Z')`,
+        [CONFORMANCE_ADMIN_ID],
+      );
+      await db.query(`INSERT INTO person_roles (person_id, role) VALUES ($1, 'admin')`, [CONFORMANCE_ADMIN_ID]);
+      await db.query(
+        `INSERT INTO access_tokens (id, name, value, person_id, created_at) VALUES ($1, 'conformance', $2, $3, '2024-01-01T00:00:00Z')`,
+        [CONFORMANCE_ADMIN_ID, hashToken(CONFORMANCE_TOKEN), CONFORMANCE_ADMIN_ID],
+      );
       await grantAnonymousRole(db, {
         relations: [...registry.relations.keys()],
         functions: [...registry.functions.keys()],
@@ -233,7 +248,11 @@ export async function startEnvironment(
       const { startOpsdeck } = await import('../../src/app.js');
       const opsdeck = await startOpsdeck({ databaseUrl: dbB.url, port: 0, host: '127.0.0.1', demo: false, registry });
       cleanups.push(() => opsdeck.close());
-      opsdeckTarget = { label: 'Opsdeck', baseUrl: `${opsdeck.url}/api/db` };
+      opsdeckTarget = {
+        label: 'Opsdeck',
+        baseUrl: `${opsdeck.url}/api/db`,
+        headers: { Authorization: `Bearer ${CONFORMANCE_TOKEN}` },
+      };
     }
     return { postgrest, postgrestTarget, opsdeckTarget, close };
   } catch (e) {

@@ -1343,6 +1343,131 @@ export function requestFor(seed: number, index: number): FuzzRequest {
   return r.bool(0.45) ? mutate(r, base) : base;
 }
 
+/** people → teams → people → … through team_members, `depth` embeds deep. */
+function manyToManyChain(depth: number): string {
+  let s = '';
+  for (let i = 0; i < depth; i++) s += i % 2 ? 'people!team_members(' : 'teams!team_members(';
+  return s + 'id' + ')'.repeat(depth);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Targeted requests: hand-written injections into every position the grammar has, the sentinels
+// addressed directly, and regressions (requests the fuzzer once found answered with a 500).
+// They run before the generated ones, whatever the seed.
+
+export function targetedRequests(): FuzzRequest[] {
+  const P1 = SEED_IDS.people[0]!;
+  const sleep = "'; select pg_sleep(3);--";
+  const json = { 'content-type': 'application/json' };
+  const rollback = { ...json, prefer: 'tx=rollback, return=representation' };
+  const get = (path: string, ...query: [string, string][]): FuzzRequest => ({
+    method: 'GET',
+    path,
+    query,
+    headers: {},
+    origin: 'targeted',
+  });
+  const write = (
+    method: string,
+    path: string,
+    body: string | undefined,
+    query: [string, string][] = [],
+    headers: Record<string, string> = rollback,
+  ): FuzzRequest => ({
+    method,
+    path,
+    query,
+    headers,
+    body,
+    origin: 'targeted',
+  });
+  return [
+    // Values
+    get('/people', ['name', "eq.'); DROP TABLE fuzz_secret;--"]),
+    get('/people', ['name', "eq.x' OR pg_sleep(3) IS NULL OR '1'='1"]),
+    get('/people', ['name', `in.(a,"b')); select pg_sleep(3);--")`]),
+    get('/people', ['name', `like(any).{"${sleep}",a*}`]),
+    get('/people', ['or', `(name.eq.a,name.eq."${sleep}")`]),
+    get('/people', ['or', '(name.eq.a,name.eq.b);select pg_sleep(3)']),
+    get('/people', ['name', 'fts.cat & pg_sleep(3)']),
+    get('/people', ['properties', `cs.{"a":"${sleep}"}`]),
+    get('/people', ['name', 'isdistinct.$1']),
+    get('/people', ['name', 'eq.$$; delete from fuzz_secret; $$']),
+    // Identifiers: columns, aliases, casts, JSON keys, order terms, FTS configurations
+    get('/people', ['select', 'name::text); delete from fuzz_secret;--']),
+    get('/people', ['select', '"pg_sleep(3)":name']),
+    get('/people', ['select', `name,"${sleep}"`]),
+    get('/people', ['select', `"a""; select pg_sleep(3);--":name`]),
+    get('/people', ['select', 'properties->>"\'; select pg_sleep(3);--"']),
+    get('/people', ['select', 'name::regclass']),
+    get('/people', ['order', 'name; select pg_sleep(3)']),
+    get('/people', ['order', '"name"";select pg_sleep(3);--".desc']),
+    get('/people', [`properties->>${sleep}`, 'eq.1']),
+    get('/people', ['properties->>a', "eq.1' ; select pg_sleep(3) --"]),
+    get('/people', ['name', "fts(english'); select pg_sleep(3);--).cat"]),
+    get('/people', ['name', 'fts(pg_catalog.english).cat']),
+    get('/people', ['"name"; delete from fuzz_secret;--', 'eq.x']),
+    // The sentinels: relations, embeds, functions
+    get('/fuzz_secret'),
+    get('/fuzz_secret_link'),
+    get('/schema_migrations'),
+    get('/pg_catalog.pg_tables'),
+    get('/%22fuzz_secret%22'),
+    get('/public.fuzz_secret'),
+    get('/..%2Ffuzz_secret'),
+    get('/people', ['select', '*,fuzz_secret(*)']),
+    get('/people', ['select', '*,fuzz_secret_link(*)']),
+    get('/people', ['select', '*,teams!fuzz_secret_link(*)']),
+    get('/teams', ['select', '*,people!fuzz_secret_link(*)']),
+    get('/teams', ['select', '*,fuzz_secret_link_team_id_fkey(*)']),
+    get('/people', ['select', '*,schema_migrations(*)']),
+    write('POST', '/fuzz_secret', '{"id": 9, "note": "x"}'),
+    write('PATCH', '/schema_migrations', '{"name": "x"}'),
+    write('DELETE', '/fuzz_secret', undefined),
+    write('DELETE', '/schema_migrations', undefined),
+    get('/rpc/pg_sleep', ['seconds', '3']),
+    write('POST', '/rpc/pg_sleep', '{"seconds": 3}', [], json),
+    get('/rpc/pg_read_file', ['filename', '/etc/passwd']),
+    get('/rpc/fuzz_touch'),
+    write('POST', '/rpc/fuzz_touch', '{}', [], json),
+    get('/rpc/fuzz_echo', ['msg', sleep]),
+    write('POST', '/rpc/fuzz_echo', `{"msg": "x", "n); select pg_sleep(3);--": 1}`, [], json),
+    get('/rpc/fuzz_people', ['select', '*,fuzz_secret(*)']),
+    get('/rpc/fuzz_people', ['q', "%' union select * from fuzz_secret --"]),
+    // Writes: columns, on_conflict, keys and values of the body
+    write('POST', '/people', '{"name": "x"}', [['columns', 'name,"email); delete from fuzz_secret;--"']]),
+    write('POST', '/people', '{"name": "x"}', [['on_conflict', 'id); delete from fuzz_secret;--']], {
+      ...rollback,
+      prefer: 'tx=rollback, resolution=merge-duplicates',
+    }),
+    write('POST', '/people', '{"name); delete from fuzz_secret;--": "x"}'),
+    write('POST', '/people', `{"name": "'); delete from fuzz_secret;--"}`),
+    write('POST', '/people', '{"name": "x"}', [['select', '*,fuzz_secret(*)']]),
+    write('PATCH', '/people', `{"name": "x', name = (select note from fuzz_secret limit 1) --"}`, [['id', `eq.${P1}`]]),
+    write('PATCH', '/people', '{"name": "x"}', [['id', `eq.${P1}'; delete from fuzz_secret;--`]]),
+    write('DELETE', '/people', undefined, [['id', `eq.${P1}' OR '1'='1`]]),
+    // Sizes and limits
+    // Deep enough to overflow a recursive planner, short enough for Node's 16 KB request line.
+    get('/people', ['or', `(${'and('.repeat(2900)}name.eq.a${')'.repeat(2900)})`]),
+    get('/people', ['select', `${'teams('.repeat(1500)}*${')'.repeat(1500)}`]),
+    get('/people', ['select', manyToManyChain(150)]),
+    get('/people', ['select', manyToManyChain(650)]),
+    write('POST', '/people', `${'['.repeat(5000)}${']'.repeat(5000)}`),
+    write('POST', '/people', `{"name": "x", "properties": ${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}}`),
+    get('/people', ['limit', '99999999999999999999']),
+    get('/people', ['offset', '9223372036854775808']),
+    { ...get('/people'), headers: { range: '0-999999999999999999999' } },
+    // Regressions
+    get('/agents', ['cleanup', 'eq.maybe']), // PGlite: "Invalid input for boolean type" → 500
+    get('/agents', ['cleanup', 'eq.']),
+    get('/agents', ['cleanup', 'isdistinct.tru']),
+    write('PATCH', '/connections', '{}', [['insecure_tls', 'lt.']]),
+    write('DELETE', '/job_history_names', undefined), // 55000 "cannot delete from view" → 500
+    write('POST', '/job_history_names', '{"name": "x"}'),
+    write('PATCH', '/job_history_names', '{"name": "x"}'),
+  ];
+}
+
 // ---------------------------------------------------------------------------------------------
 // Encoding
 
