@@ -33,6 +33,8 @@ export interface Config {
   oidc: { issuer: string; clientId: string; clientSecret: string; name: string } | undefined;
   /** Honour X-Forwarded-For for the client address (behind a reverse proxy). */
   trustProxy: boolean;
+  /** Sign-in attempts (and second-factor codes) allowed per client address per minute. */
+  signInRateLimit: number;
 }
 
 function intFromEnv(name: string, fallback: number): number {
@@ -97,6 +99,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
         }
       : undefined,
     trustProxy: boolFromEnv('TRUST_PROXY', false),
+    signInRateLimit: intFromEnv('SIGN_IN_RATE_LIMIT', 10),
     ...overrides,
   };
 }

@@ -94,8 +94,8 @@ export function createBetterAuth({ config, db, secret, mailer }: AuthDeps) {
       window: 60,
       max: 200,
       customRules: {
-        '/sign-in/email': { window: 60, max: 10 },
-        '/two-factor/verify-totp': { window: 60, max: 10 },
+        '/sign-in/email': { window: 60, max: config.signInRateLimit },
+        '/two-factor/verify-totp': { window: 60, max: config.signInRateLimit },
         '/request-password-reset': { window: 60, max: 5 },
         '/reset-password': { window: 60, max: 10 },
         '/sign-up/email': { window: 60, max: 10 },
