@@ -115,10 +115,12 @@ export async function openPostgres(url: string, poolSize = 10, statementTimeoutM
   const types = pg.types;
   for (const oid of [1082, 1114, 1184, 20]) types.setTypeParser(oid, (v: string) => v);
   // statement_timeout bounds every statement (0 = none); a long job may raise it with SET LOCAL.
+  // JIT is off: our statements are short, and JIT compilation made deeply nested ones take seconds.
   const pool: Pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
     statement_timeout: statementTimeoutMs || undefined,
+    options: '-c jit=off',
   });
   pool.on('error', (err) => console.error('postgres pool error:', err.message));
   // Fail fast with a clear message when the server is unreachable.
