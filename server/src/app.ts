@@ -7,6 +7,10 @@ import { loadConfig, type Config } from './config.js';
 import { openPglite, openPostgres, type Database } from './db/database.js';
 import { introspect, type SchemaCache } from './db/introspect.js';
 import { migrate } from './db/migrate.js';
+import { checkers } from './health/checkers/index.js';
+import { HealthEngine } from './health/engine.js';
+import { DEFAULT_RETENTION, rollupAndPrune } from './health/rollup.js';
+import { seedDemo } from './demo/index.js';
 import { createHttpApp } from './http/app.js';
 import { registry as defaultRegistry, type ExposureRegistry } from './rest/registry.js';
 import { VERSION } from './version.js';
@@ -19,6 +23,7 @@ export interface AppContext {
   schema: SchemaCache;
   reloadSchema(): Promise<void>;
   identity: Identity;
+  health: HealthEngine;
   version: string;
 }
 
@@ -71,6 +76,7 @@ export async function createContext(options: StartOptions = {}): Promise<AppCont
       registry: registry ?? defaultRegistry,
       schema: await introspect(db),
       identity: await createIdentity(config, db),
+      health: new HealthEngine(db, checkers),
       version: VERSION,
       async reloadSchema() {
         ctx.schema = await introspect(db);
@@ -83,9 +89,33 @@ export async function createContext(options: StartOptions = {}): Promise<AppCont
   }
 }
 
+const ROLLUP_EVERY_MS = 5 * 60_000;
+
+/** Starts the background engines when configured; returns how to stop them. */
+async function startEngines(ctx: AppContext): Promise<() => Promise<void>> {
+  if (!ctx.config.engines) return async () => undefined;
+  if (ctx.db.kind === 'pglite') {
+    // One process owns the embedded database: leases left by a previous run are stale.
+    await ctx.db.query('UPDATE canaries SET lease_until = NULL, lease_owner = NULL WHERE lease_until IS NOT NULL');
+  }
+  ctx.health.start();
+  const retention = { ...DEFAULT_RETENTION, rawDays: ctx.config.checkRetentionDays };
+  const rollups = setInterval(() => {
+    rollupAndPrune(ctx.db, retention).catch((e) => console.error('check status roll-up:', (e as Error).message));
+  }, ROLLUP_EVERY_MS);
+  rollups.unref();
+  return async () => {
+    clearInterval(rollups);
+    await ctx.health.stop();
+  };
+}
+
 export async function startOpsdeck(options: StartOptions = {}): Promise<Opsdeck> {
   const ctx = await createContext(options);
-  const admin = await bootstrapAdmin(ctx.config, ctx.db, ctx.identity.auth);
+  const admin = await bootstrapAdmin(ctx.config, ctx.db, () => ctx.identity.auth());
+  // Demo data goes only into an embedded database Opsdeck opened itself (DATA_DIR): a production
+  // PostgreSQL, or a database handed in by a test or tool, stays clean.
+  if (ctx.config.demo && ctx.db.kind === 'pglite' && !options.database) await seedDemo(ctx);
   const app = createHttpApp(ctx);
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: ctx.config.port, hostname: ctx.config.host }, () => resolve(s));
@@ -93,12 +123,14 @@ export async function startOpsdeck(options: StartOptions = {}): Promise<Opsdeck>
   });
   const port = (server.address() as AddressInfo).port;
   const host = ctx.config.host === '0.0.0.0' ? '127.0.0.1' : ctx.config.host;
+  const stopEngines = await startEngines(ctx);
   return {
     url: `http://${host}:${port}`,
     port,
     ctx,
     admin,
     async close() {
+      await stopEngines();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (!options.database) await ctx.db.close();
     },

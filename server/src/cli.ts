@@ -3,23 +3,42 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from './config.js';
 import { openDatabase } from './app.js';
 import { migrate } from './db/migrate.js';
+import { applyFile } from './cliApply.js';
 import { VERSION } from './version.js';
 
 const USAGE = `Usage: opsdeck <command> [options]
 
 Commands:
-  start      Start the server (same as npm start). Configuration comes from the environment.
-  migrate    Apply pending database migrations and exit.
-  version    Print the version.
-  help       Show this help.
+  start               Start the server (same as npm start). Configuration comes from the environment.
+  apply -f <file>     Apply resources (Canary, ...) from a YAML or JSON file (- for standard input) to a
+                      running server: --server URL (or OPSDECK_URL, default http://localhost:8080) and
+                      --token TOKEN (or OPSDECK_TOKEN), an access token of a user allowed to write them.
+  migrate             Apply pending database migrations and exit.
+  version             Print the version.
+  help                Show this help.
 
 Environment: PORT, HOST, DATA_DIR, DATABASE_URL, DATABASE_POOL_SIZE, STATEMENT_TIMEOUT_MS,
 OPSDECK_DEMO, WEB_DIR, LOG_LEVEL (see README.md).`;
 
 export async function runCli(argv: string[]): Promise<number> {
-  const { positionals } = parseArgs({ args: argv, allowPositionals: true, strict: false });
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: false,
+    options: { file: { type: 'string', short: 'f' }, server: { type: 'string' }, token: { type: 'string' } },
+  });
   const command = positionals[0] ?? 'help';
   switch (command) {
+    case 'apply': {
+      const file = typeof values.file === 'string' ? values.file : undefined;
+      if (!file) {
+        console.error('opsdeck apply: give the file with -f <file> (or -f - for standard input)');
+        return 2;
+      }
+      const server = String(values.server ?? process.env.OPSDECK_URL ?? 'http://localhost:8080');
+      const token = typeof values.token === 'string' ? values.token : process.env.OPSDECK_TOKEN;
+      return applyFile(file, server, token);
+    }
     case 'start':
       await import('./main.js');
       return -1; // keep running

@@ -35,6 +35,10 @@ export interface Config {
   trustProxy: boolean;
   /** Sign-in attempts (and second-factor codes) allowed per client address per minute. */
   signInRateLimit: number;
+  /** Run the background engines (check scheduler, roll-ups); off for tools and some tests. */
+  engines: boolean;
+  /** Days raw check results are kept (hourly and daily roll-ups are kept longer). */
+  checkRetentionDays: number;
 }
 
 function intFromEnv(name: string, fallback: number): number {
@@ -100,6 +104,8 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
       : undefined,
     trustProxy: boolFromEnv('TRUST_PROXY', false),
     signInRateLimit: intFromEnv('SIGN_IN_RATE_LIMIT', 10),
+    engines: boolFromEnv('OPSDECK_ENGINES', true),
+    checkRetentionDays: intFromEnv('CHECK_RETENTION_DAYS', 30),
     ...overrides,
   };
 }

@@ -3,6 +3,8 @@ import { Hono } from 'hono';
 import type { AppContext } from '../app.js';
 import { authenticate, errorBody, HttpError, requirePermission, type AuthEnv } from '../auth/middleware.js';
 import { identityRoutes } from '../auth/routes.js';
+import { healthRoutes } from '../health/api.js';
+import { checkers } from '../health/checkers/index.js';
 import { ApiError } from '../rest/errors.js';
 import { restRoutes } from '../rest/handler.js';
 import { serveWeb } from './static.js';
@@ -24,6 +26,7 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
   });
 
   app.route('/api', identityRoutes({ config, db: ctx.db, identity }));
+  app.route('/api/canary', healthRoutes({ db: ctx.db, identity, checkers, engine: ctx.health }));
 
   app.route(
     '/api/db',

@@ -35,6 +35,11 @@ const relations: ExposedRelation[] = [
   { name: 'job_history_names', resource: 'database' },
   { name: 'event_queue', resource: 'database' },
   { name: 'connections', resource: 'connections', secretColumns: ['password', 'certificate'] },
+  { name: 'canaries', resource: 'canaries' },
+  { name: 'checks', resource: 'canaries' },
+  { name: 'check_statuses', resource: 'canaries' },
+  { name: 'check_statuses_1h', resource: 'canaries' },
+  { name: 'check_statuses_1d', resource: 'canaries' },
 ];
 
 const functions: ExposedFunction[] = [];

@@ -1,0 +1,195 @@
+// /api/canary: apply canaries from YAML, read them back, delete them, run a check now, the health
+// summary and per-check statistics.
+import { canRunChecks } from '@opsdeck/common';
+import { Hono } from 'hono';
+import { stringify } from 'yaml';
+import type { Database } from '../db/database.js';
+import type { Identity } from '../auth/identity.js';
+import { HttpError, requirePermission, type AuthEnv } from '../auth/middleware.js';
+import { parseDocuments, ResourceError, ResourceErrors } from '../resources/yaml.js';
+import { parseCanary, type CanaryDefinition } from './canary.js';
+import type { Checker } from './checker.js';
+import type { HealthEngine } from './engine.js';
+import { parseDuration } from './checkers/duration.js';
+import { applyCanary, deleteCanary } from './store.js';
+
+interface Deps {
+  db: Database;
+  identity: Identity;
+  checkers: ReadonlyMap<string, Checker>;
+  engine: HealthEngine;
+}
+
+/** `1h`, `now-2d`, an ISO time or epoch milliseconds → a Date; undefined for an empty value. */
+export function parseTime(value: string | undefined, now = Date.now()): Date | undefined {
+  if (!value) return undefined;
+  const v = value.trim();
+  if (v === 'now') return new Date(now);
+  const rel = /^(?:now-)?(\d+(?:ms|s|m|h|d|w))+$/.exec(v) ? v.replace(/^now-/, '') : undefined;
+  if (rel) return new Date(now - parseDuration(rel));
+  const t = /^\d+$/.test(v) ? Number(v) : Date.parse(v);
+  if (Number.isNaN(t))
+    throw new HttpError(400, 'VALIDATION', `"${value}" is not a time: use a duration like 1h or 7d, or an ISO date`);
+  return new Date(t);
+}
+
+const SUMMARY_SQL = `
+WITH s AS (
+  SELECT check_id,
+    count(*) FILTER (WHERE status) AS passed, count(*) FILTER (WHERE NOT status) AS failed,
+    max(time) FILTER (WHERE status) AS last_pass, max(time) FILTER (WHERE NOT status) AS last_fail,
+    percentile_disc(0.95) WITHIN GROUP (ORDER BY duration) AS p95,
+    percentile_disc(0.97) WITHIN GROUP (ORDER BY duration) AS p97,
+    percentile_disc(0.99) WITHIN GROUP (ORDER BY duration) AS p99,
+    round(avg(duration) FILTER (WHERE time > now() - interval '1 hour')) AS rolling1h
+  FROM check_statuses WHERE time >= $1 AND time <= $2 GROUP BY check_id
+)
+SELECT coalesce(json_agg(json_build_object(
+  'id', c.id, 'canary_id', c.canary_id, 'canary_name', ca.name, 'canary_namespace', ca.namespace,
+  'agent_id', c.agent_id, 'labels', ca.labels || c.labels, 'status', c.status, 'type', c.type, 'name', c.name,
+  'namespace', c.namespace, 'owner', c.owner, 'severity', c.severity, 'icon', c.icon, 'description', c.description,
+  'endpoint', c.endpoint,
+  'uptime', json_build_object('passed', coalesce(s.passed, 0), 'failed', coalesce(s.failed, 0), 'last_pass', s.last_pass, 'last_fail', s.last_fail),
+  'latency', json_build_object('p95', s.p95, 'p97', s.p97, 'p99', s.p99, 'rolling1h', s.rolling1h),
+  'last_runtime', c.last_runtime, 'last_transition_time', c.last_transition_time, 'next_runtime', c.next_runtime,
+  'created_at', c.created_at, 'updated_at', c.updated_at, 'deleted_at', c.deleted_at
+) ORDER BY ca.name, c.name), '[]')::text AS checks
+FROM checks c
+JOIN canaries ca ON ca.id = c.canary_id
+LEFT JOIN s ON s.check_id = c.id
+WHERE c.deleted_at IS NULL AND ca.deleted_at IS NULL
+  AND ($3::jsonb IS NULL OR (ca.labels || c.labels) @> $3::jsonb)`;
+
+/** Reads the body as text and applies every Canary in it. */
+async function applyText(text: string, deps: Deps, createdBy: string): Promise<{ applied: unknown[] }> {
+  const docs = parseDocuments(text);
+  if (docs.length === 0)
+    throw new ResourceErrors([new ResourceError('the document is empty: paste a Canary resource')]);
+  const defs: CanaryDefinition[] = docs.map((d) => parseCanary(d, deps.checkers));
+  const applied = [];
+  for (const def of defs) {
+    const r = await applyCanary(deps.db, def, { source: 'UI', createdBy });
+    applied.push({ id: r.id, name: def.name, namespace: def.namespace, created: r.created, checks: r.checks });
+  }
+  return { applied };
+}
+
+export function healthRoutes(deps: Deps): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+  const { db, identity, engine } = deps;
+
+  app.onError((err, c) => {
+    if (err instanceof ResourceErrors) {
+      return c.json(
+        {
+          error: err.errors.map((e) => e.message).join('; '),
+          code: 'INVALID_RESOURCE',
+          errors: err.errors.map((e) => e.toJSON()),
+        },
+        400,
+      );
+    }
+    if (err instanceof ResourceError)
+      return c.json({ error: err.message, code: 'INVALID_RESOURCE', errors: [err.toJSON()] }, 400);
+    throw err;
+  });
+
+  // Apply canaries: YAML or JSON text (one or more documents).
+  app.post('/', async (c) => {
+    const principal = c.get('principal');
+    await requirePermission(identity, principal, 'canaries', 'write');
+    const text = await c.req.text();
+    return c.json(await applyText(text, deps, principal.id), 201);
+  });
+
+  app.get('/:id/spec', async (c) => {
+    await requirePermission(identity, c.get('principal'), 'canaries', 'read');
+    const { rows } = await db.query<{ spec: unknown }>(
+      'SELECT spec FROM canaries WHERE id::text = $1 AND deleted_at IS NULL',
+      [c.req.param('id')],
+    );
+    if (!rows[0]) throw new HttpError(404, 'NOT_FOUND', 'No such canary.');
+    return c.body(stringify(rows[0].spec), 200, { 'content-type': 'application/yaml; charset=utf-8' });
+  });
+
+  app.delete('/:id', async (c) => {
+    await requirePermission(identity, c.get('principal'), 'canaries', 'write');
+    if (!(await deleteCanary(db, c.req.param('id')))) throw new HttpError(404, 'NOT_FOUND', 'No such canary.');
+    return c.body(null, 204);
+  });
+
+  // Run Now (spec/1 §6: admin, editor, responder and commander).
+  app.post('/run/check/:id', async (c) => {
+    const principal = c.get('principal');
+    await requirePermission(identity, principal, 'canaries', 'read');
+    if (!canRunChecks(principal.roles)) throw new HttpError(403, 'FORBIDDEN', 'Your role cannot run checks.');
+    const result = await engine.runCheckNow(c.req.param('id'));
+    if (result === 'not-found') throw new HttpError(404, 'NOT_FOUND', 'No such check.');
+    if (result === 'busy') throw new HttpError(409, 'BUSY', 'This check is running right now; try again in a moment.');
+    return c.json(result);
+  });
+
+  app.get('/api/summary', async (c) => {
+    const started = performance.now();
+    await requirePermission(identity, c.get('principal'), 'canaries', 'read');
+    const end = parseTime(c.req.query('end')) ?? new Date();
+    const start = parseTime(c.req.query('start') ?? c.req.query('timeRange')) ?? new Date(end.getTime() - 3_600_000);
+    let labels: string | null = null;
+    const raw = c.req.query('labels');
+    if (raw) {
+      try {
+        const parsed = JSON.parse(raw) as unknown;
+        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error();
+        labels = JSON.stringify(
+          Object.fromEntries(Object.entries(parsed as Record<string, unknown>).map(([k, v]) => [k, String(v)])),
+        );
+      } catch {
+        throw new HttpError(400, 'VALIDATION', 'labels must be a JSON object of label names to values');
+      }
+    }
+    const { rows } = await db.query<{ checks: string }>(SUMMARY_SQL, [start, end, labels]);
+    const body = `{"duration":${Math.round(performance.now() - started)},"runnerName":"local","checks_summary":${rows[0]!.checks}}`;
+    return c.body(body, 200, { 'content-type': 'application/json; charset=utf-8' });
+  });
+
+  // Uptime, latency percentiles and a health series for one check over a range.
+  app.get('/checks/:id/stats', async (c) => {
+    await requirePermission(identity, c.get('principal'), 'canaries', 'read');
+    const id = c.req.param('id');
+    const end = parseTime(c.req.query('end')) ?? new Date();
+    const start = parseTime(c.req.query('start')) ?? new Date(end.getTime() - 3_600_000);
+    if (start >= end) throw new HttpError(400, 'VALIDATION', 'start must be before end');
+    const buckets = Math.min(Math.max(Number(c.req.query('buckets') ?? 60) || 60, 1), 500);
+    const found = await db.query('SELECT 1 FROM checks WHERE id::text = $1', [id]);
+    if (!found.rows[0]) throw new HttpError(404, 'NOT_FOUND', 'No such check.');
+    const rangeMs = end.getTime() - start.getTime();
+    const step = Math.max(Math.ceil(rangeMs / buckets / 1000), 1);
+    // Long ranges read the roll-ups; short ones the raw statuses.
+    const source =
+      rangeMs > 31 * 86_400_000
+        ? `SELECT created_at AS time, total, passed, failed, duration_avg AS duration FROM check_statuses_1d WHERE check_id::text = $1 AND created_at >= $2 AND created_at <= $3`
+        : rangeMs > 2 * 86_400_000
+          ? `SELECT created_at AS time, total, passed, failed, duration_avg AS duration FROM check_statuses_1h WHERE check_id::text = $1 AND created_at >= $2 AND created_at <= $3`
+          : `SELECT time, 1 AS total, status::int AS passed, (NOT status)::int AS failed, duration FROM check_statuses WHERE check_id::text = $1 AND time >= $2 AND time <= $3`;
+    const { rows } = await db.query<{ stats: string }>(
+      `WITH src AS (${source}),
+       series AS (
+         SELECT to_timestamp(floor(extract(epoch FROM time) / $4) * $4) AS bucket, sum(total) AS total, sum(passed) AS passed,
+                sum(failed) AS failed, round(avg(duration)) AS duration
+         FROM src GROUP BY 1 ORDER BY 1),
+       lat AS (
+         SELECT percentile_disc(0.95) WITHIN GROUP (ORDER BY duration) AS p95,
+                percentile_disc(0.97) WITHIN GROUP (ORDER BY duration) AS p97,
+                percentile_disc(0.99) WITHIN GROUP (ORDER BY duration) AS p99
+         FROM check_statuses WHERE check_id::text = $1 AND time >= $2 AND time <= $3)
+       SELECT json_build_object(
+         'uptime', json_build_object('passed', coalesce((SELECT sum(passed) FROM src), 0), 'failed', coalesce((SELECT sum(failed) FROM src), 0)),
+         'latency', (SELECT row_to_json(lat) FROM lat),
+         'series', coalesce((SELECT json_agg(series) FROM series), '[]'))::text AS stats`,
+      [id, start, end, step],
+    );
+    return c.body(rows[0]!.stats, 200, { 'content-type': 'application/json; charset=utf-8' });
+  });
+
+  return app;
+}

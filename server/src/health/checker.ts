@@ -1,0 +1,70 @@
+// The interface every check type implements (one module per type under checkers/), and what the
+// runner gives it. The runner applies the common frame afterwards: test, display, transform, metrics.
+import type { z } from 'zod';
+
+/** A value that may be given inline or come from a secret or config map (FORMATS.md). */
+export type EnvValue =
+  | string
+  | {
+      value?: string;
+      valueFrom?: { secretKeyRef?: { name: string; key: string }; configMapKeyRef?: { name: string; key: string } };
+    };
+
+/** A stored connection (the `connections` table), secrets decrypted. */
+export interface ResolvedConnection {
+  name: string;
+  type: string;
+  url: string | null;
+  username: string | null;
+  password: string | null;
+  certificate: string | null;
+  insecureTls: boolean;
+  properties: Record<string, string>;
+}
+
+export interface CheckContext {
+  canary: { id: string; name: string; namespace: string; labels: Record<string, string> };
+  /** Aborted when the check runs out of time (the check's timeout, default 30 s). */
+  signal: AbortSignal;
+  timeoutMs: number;
+  /** Resolves `connection://<type>/<name>`, `connection://<name>` or a bare name; undefined when unknown. */
+  connection(ref: string): Promise<ResolvedConnection | undefined>;
+  /** Resolves an EnvValue to its string; throws a clear error when a reference cannot be resolved. */
+  resolve(value: EnvValue | undefined): Promise<string | undefined>;
+}
+
+export interface Metric {
+  name: string;
+  type?: 'gauge' | 'counter' | 'histogram';
+  value: number;
+  labels?: Record<string, string>;
+}
+
+export interface CheckResult {
+  /** Passed the type's own rules (status code, threshold, content, ...). */
+  pass: boolean;
+  /** The spec itself is wrong (bad URL, missing field): shown as invalid rather than a target failure. */
+  invalid?: boolean;
+  /** Wall time of the check in ms; the runner fills it when the checker leaves it out. */
+  durationMs?: number;
+  /** Shown in history when the check passes. */
+  message?: string;
+  /** Why the check failed, for a person to act on. */
+  error?: string;
+  /**
+   * Variables for test.expr / display / transform, e.g. for http: code, headers, elapsed, sslAge,
+   * content, json. Keep it JSON-serialisable.
+   */
+  data: Record<string, unknown>;
+  metrics?: Metric[];
+}
+
+export interface Checker<S extends { name: string } = { name: string }> {
+  /** The key under `spec:` in a Canary, e.g. "http". */
+  type: string;
+  /** Validates one entry of that list; unknown fields are kept (z.looseObject). */
+  schema: z.ZodType<S>;
+  /** What the check points at, for display (URL, host:port, path...). */
+  endpoint(spec: S): string;
+  run(spec: S, ctx: CheckContext): Promise<CheckResult>;
+}

@@ -1,0 +1,326 @@
+// The folder check on local paths: lists the files (recursively if asked) that pass filter, then
+// judges count, age of the newest/oldest, size of the smallest/largest and free space, in
+// canary-checker's order.
+import type { Dirent, Stats } from 'node:fs';
+import { lstat, readdir, stat, statfs } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import type { CheckContext, CheckResult, Checker } from '../checker.js';
+import { abortMessage, commonFields, durationSchema, errorText, fail, invalid } from './common.js';
+import { durationMs, formatDuration, formatSize, isSize, parseSize } from './duration.js';
+
+/** At most this many files are listed in data.files (count and size still cover all of them). */
+export const MAX_LISTED_FILES = 1_000;
+
+const sizeSchema = z.union([
+  z.number().nonnegative(),
+  z.string().refine(isSize, { message: 'not a size (examples: 512, 10KB, 1.5MB, 2GB)' }),
+]);
+
+const regexSchema = z.string().refine(
+  (s) => {
+    try {
+      new RegExp(s);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'not a valid regular expression' },
+);
+
+const filterSchema = z.looseObject({
+  minAge: durationSchema.optional(),
+  maxAge: durationSchema.optional(),
+  since: z.string().optional(),
+  minSize: sizeSchema.optional(),
+  maxSize: sizeSchema.optional(),
+  regex: regexSchema.optional(),
+});
+
+export const folderSchema = z.looseObject({
+  ...commonFields,
+  path: z.string({ error: 'path is required (the folder to check)' }).min(1, 'path is required (the folder to check)'),
+  recursive: z.boolean().optional(),
+  filter: filterSchema.optional(),
+  /** The newest file must be at least this old. */
+  minAge: durationSchema.optional(),
+  /** The oldest file must be at most this old. */
+  maxAge: durationSchema.optional(),
+  minCount: z.number().int().nonnegative().optional(),
+  maxCount: z.number().int().nonnegative().optional(),
+  /** The smallest file must be at least this big. */
+  minSize: sizeSchema.optional(),
+  /** The largest file must be at most this big. */
+  maxSize: sizeSchema.optional(),
+  /** Free space on the file system holding the folder must be at least this much. */
+  availableSize: sizeSchema.optional(),
+  /** The file system holding the folder must be at least this big. */
+  totalSize: sizeSchema.optional(),
+  awsConnection: z.looseObject({}).optional(),
+  gcpConnection: z.looseObject({}).optional(),
+  smbConnection: z.looseObject({}).optional(),
+  sftpConnection: z.looseObject({}).optional(),
+});
+
+export type FolderSpec = z.infer<typeof folderSchema>;
+
+export interface FileEntry {
+  /** Path relative to the folder. */
+  name: string;
+  size: number;
+  /** ISO timestamp of the last modification. */
+  modified: string;
+}
+
+interface Filter {
+  minAgeMs?: number;
+  maxAgeMs?: number;
+  since?: number;
+  minSize?: number;
+  maxSize?: number;
+  regex?: RegExp;
+}
+
+/** "2024-05-01T10:00:00Z", "2024-05-01T10:00:00" (UTC) or "now-1h"; undefined when unreadable. */
+function parseSince(text: string, now: number): number | undefined {
+  const rel = /^now\s*(?:([+-])\s*(.+))?$/i.exec(text.trim());
+  if (rel) {
+    if (!rel[1]) return now;
+    try {
+      const d = durationMs(rel[2]!);
+      return rel[1] === '-' ? now - d : now + d;
+    } catch {
+      return undefined;
+    }
+  }
+  const withZone = /[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`;
+  const t = Date.parse(withZone);
+  return Number.isNaN(t) ? undefined : t;
+}
+
+function keep(f: Filter, st: Stats, name: string, now: number): boolean {
+  const age = now - st.mtimeMs;
+  if (f.maxAgeMs !== undefined && age > f.maxAgeMs) return false;
+  if (f.minAgeMs !== undefined && age < f.minAgeMs) return false;
+  if (f.minSize !== undefined && st.size < f.minSize) return false;
+  if (f.maxSize !== undefined && st.size > f.maxSize) return false;
+  if (f.regex && !f.regex.test(name)) return false;
+  if (f.since !== undefined && st.mtimeMs < f.since) return false;
+  return true;
+}
+
+class Aborted extends Error {}
+
+async function walk(
+  root: string,
+  rel: string,
+  recursive: boolean,
+  filter: Filter,
+  now: number,
+  signal: AbortSignal,
+  out: Array<FileEntry & { mtimeMs: number }>,
+): Promise<void> {
+  if (signal.aborted) throw new Aborted();
+  const dir = path.join(root, rel);
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (e) {
+    // A subfolder that vanished between listing and reading is not an error.
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' && rel) return;
+    throw e;
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    const relName = rel ? path.join(rel, entry.name) : entry.name;
+    const full = path.join(root, relName);
+    if (entry.isDirectory()) {
+      if (recursive) await walk(root, relName, recursive, filter, now, signal, out);
+      continue;
+    }
+    let st: Stats;
+    try {
+      // Symlinks are listed by what they point to, and not followed into directories.
+      st = entry.isSymbolicLink() ? await stat(full).catch(() => lstat(full)) : await lstat(full);
+    } catch {
+      continue;
+    }
+    if (st.isDirectory()) continue;
+    if (!keep(filter, st, entry.name, now)) continue;
+    out.push({ name: relName, size: st.size, modified: new Date(st.mtimeMs).toISOString(), mtimeMs: st.mtimeMs });
+  }
+}
+
+function fsError(e: unknown, where: string): string {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  if (code === 'EACCES' || code === 'EPERM') return `permission denied reading ${where}`;
+  if (code === 'ENOTDIR') return `${where} is not a directory`;
+  return `${where}: ${errorText(e)}`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+async function run(spec: FolderSpec, ctx: CheckContext): Promise<CheckResult> {
+  const folder = spec.path;
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(folder)?.[1]?.toLowerCase();
+  if (scheme || folder.startsWith('\\\\') || spec.sftpConnection) {
+    const kind = scheme ? `${scheme}://` : folder.startsWith('\\\\') ? 'SMB (\\\\host\\share)' : 'SFTP';
+    return invalid(`folder checks on ${kind} paths are not supported yet; only local paths are`);
+  }
+  const now = Date.now();
+  const filter: Filter = {};
+  try {
+    const f = spec.filter;
+    if (f?.minAge !== undefined) filter.minAgeMs = durationMs(f.minAge);
+    if (f?.maxAge !== undefined) filter.maxAgeMs = durationMs(f.maxAge);
+    if (f?.minSize !== undefined) filter.minSize = parseSize(f.minSize);
+    if (f?.maxSize !== undefined) filter.maxSize = parseSize(f.maxSize);
+    if (f?.regex) filter.regex = new RegExp(f.regex);
+    if (f?.since) {
+      const since = parseSince(f.since, now);
+      if (since === undefined)
+        return invalid(`filter.since "${f.since}" is not a time (examples: 2024-05-01T10:00:00Z, now-1h)`);
+      // One second later, so that a previous run's newest.modified can be used as since.
+      filter.since = since + 1_000;
+    }
+  } catch (e) {
+    return invalid(`filter: ${errorText(e)}`);
+  }
+
+  const data: Record<string, unknown> = { path: folder };
+  const started = performance.now();
+  let exists = true;
+  try {
+    const st = await stat(folder);
+    if (!st.isDirectory()) return fail(`${folder} is not a directory`, data);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return fail(fsError(e, folder), data);
+    exists = false;
+  }
+
+  const found: Array<FileEntry & { mtimeMs: number }> = [];
+  if (exists) {
+    try {
+      await walk(folder, '', spec.recursive ?? false, filter, now, ctx.signal, found);
+    } catch (e) {
+      if (e instanceof Aborted || ctx.signal.aborted)
+        return fail(`${abortMessage(ctx.signal, ctx)} listing ${folder}`, data);
+      return fail(fsError(e, folder), data);
+    }
+  }
+  const elapsed = Math.round(performance.now() - started);
+
+  const strip = ({ mtimeMs: _m, ...f }: FileEntry & { mtimeMs: number }): FileEntry => f;
+  let oldest: (typeof found)[number] | undefined;
+  let newest: (typeof found)[number] | undefined;
+  let smallest: (typeof found)[number] | undefined;
+  let largest: (typeof found)[number] | undefined;
+  let size = 0;
+  for (const f of found) {
+    size += f.size;
+    if (!oldest || f.mtimeMs < oldest.mtimeMs) oldest = f;
+    if (!newest || f.mtimeMs > newest.mtimeMs) newest = f;
+    if (!smallest || f.size < smallest.size) smallest = f;
+    if (!largest || f.size > largest.size) largest = f;
+  }
+  let availableSize: number | undefined;
+  let filesystemSize: number | undefined;
+  if (exists) {
+    try {
+      const fs = await statfs(folder);
+      availableSize = fs.bavail * fs.bsize;
+      filesystemSize = fs.blocks * fs.bsize;
+    } catch {
+      // not every file system reports its size
+    }
+  }
+  Object.assign(data, {
+    exists,
+    files: found.slice(0, MAX_LISTED_FILES).map(strip),
+    ...(found.length > MAX_LISTED_FILES ? { filesTruncated: true } : {}),
+    count: found.length,
+    size,
+    oldest: oldest ? strip(oldest) : null,
+    newest: newest ? strip(newest) : null,
+    smallest: smallest ? strip(smallest) : null,
+    largest: largest ? strip(largest) : null,
+    ...(availableSize !== undefined ? { availableSize, filesystemSize } : {}),
+  });
+
+  const result = (error?: string): CheckResult =>
+    error
+      ? { pass: false, error, data, durationMs: elapsed }
+      : {
+          pass: true,
+          message: `${plural(found.length, 'file')}, ${formatSize(size)}${newest ? `, newest ${formatDuration(now - newest.mtimeMs)} old` : ''}`,
+          data,
+          durationMs: elapsed,
+        };
+
+  const age = (f: { mtimeMs: number }) => formatDuration(Math.max(0, now - f.mtimeMs));
+  const where = exists ? '' : ` (${folder} does not exist)`;
+  if (spec.minCount !== undefined && found.length < spec.minCount) {
+    return result(`too few files: ${found.length}, expected at least ${spec.minCount}${where}`);
+  }
+  if (spec.maxCount !== undefined && found.length > spec.maxCount) {
+    return result(`too many files: ${found.length}, expected at most ${spec.maxCount}`);
+  }
+  if (spec.availableSize !== undefined) {
+    const want = parseSize(spec.availableSize);
+    if (availableSize === undefined) return result(`cannot tell the free space of ${folder}${where}`);
+    if (availableSize < want)
+      return result(
+        `only ${formatSize(availableSize)} free on the file system of ${folder}, under the ${formatSize(want)} minimum`,
+      );
+  }
+  if (spec.totalSize !== undefined) {
+    const want = parseSize(spec.totalSize);
+    if (filesystemSize === undefined) return result(`cannot tell the size of the file system of ${folder}${where}`);
+    if (filesystemSize < want)
+      return result(
+        `the file system of ${folder} is ${formatSize(filesystemSize)}, under the ${formatSize(want)} minimum`,
+      );
+  }
+  if (!newest || !oldest || !smallest || !largest) return result();
+  if (spec.minAge !== undefined) {
+    const min = durationMs(spec.minAge);
+    if (now - newest.mtimeMs < min) {
+      return result(
+        `newest file ${newest.name} is ${age(newest)} old, younger than the ${formatDuration(min)} minimum age`,
+      );
+    }
+  }
+  if (spec.maxAge !== undefined) {
+    const max = durationMs(spec.maxAge);
+    if (now - oldest.mtimeMs > max) {
+      return result(
+        `oldest file ${oldest.name} is ${age(oldest)} old, older than the ${formatDuration(max)} maximum age`,
+      );
+    }
+  }
+  if (spec.minSize !== undefined) {
+    const min = parseSize(spec.minSize);
+    if (smallest.size < min)
+      return result(
+        `smallest file ${smallest.name} is ${formatSize(smallest.size)}, under the ${formatSize(min)} minimum`,
+      );
+  }
+  if (spec.maxSize !== undefined) {
+    const max = parseSize(spec.maxSize);
+    if (largest.size > max)
+      return result(`largest file ${largest.name} is ${formatSize(largest.size)}, over the ${formatSize(max)} maximum`);
+  }
+  return result();
+}
+
+export const folderChecker: Checker<FolderSpec> = {
+  type: 'folder',
+  schema: folderSchema,
+  endpoint: (spec) => spec.path,
+  run,
+};
+
+export default folderChecker;

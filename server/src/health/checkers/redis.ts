@@ -1,0 +1,123 @@
+// The `redis` check (canary-checker): connects with `ioredis` to `addr` (host:port, deprecated) or `url`
+// (redis:// / rediss:// or host:port) or a connection, selects `db`, authenticates with
+// username/password, and expects PING to answer PONG. Data: `result` (the PING reply), `db`.
+import { Redis, type RedisOptions } from 'ioredis';
+import { z } from 'zod';
+import type { CheckContext, CheckResult, Checker } from '../checker.js';
+import {
+  commonFields,
+  connectFailure,
+  connectionFields,
+  fail,
+  guarded,
+  invalid,
+  resolveTarget,
+  sanitizeUrl,
+  SpecError,
+} from './connection.js';
+
+const schema = z.looseObject({
+  ...commonFields,
+  ...connectionFields,
+  addr: z.string().optional(),
+  db: z.number().int().nonnegative().optional(),
+});
+export type RedisSpec = z.infer<typeof schema>;
+
+/** Host, port and URL-carried options from `redis://[user:pass@]host:port[/db]` or `host:port`. */
+export function parseRedisAddress(address: string): RedisOptions {
+  if (/^rediss?:\/\//i.test(address)) {
+    const u = new URL(address);
+    const db = u.pathname.replace(/^\//, '');
+    if (db && !/^\d+$/.test(db)) throw new SpecError(`redis url database must be a number (got "${db}")`);
+    return {
+      host: u.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1',
+      port: u.port ? Number(u.port) : 6379,
+      username: u.username ? decodeURIComponent(u.username) : undefined,
+      password: u.password ? decodeURIComponent(u.password) : undefined,
+      db: db ? Number(db) : undefined,
+      tls: u.protocol === 'rediss:' ? {} : undefined,
+    };
+  }
+  const m = /^\[?([^\]\s/]*?)\]?(?::(\d+))?$/.exec(address.trim());
+  if (!m || !m[1])
+    throw new SpecError(`redis address must be host:port or redis://host:port (got ${JSON.stringify(address)})`);
+  return { host: m[1], port: m[2] ? Number(m[2]) : 6379 };
+}
+
+function endpoint(spec: RedisSpec): string {
+  return spec.addr || (spec.url ? sanitizeUrl(spec.url) : '') || spec.connection || '';
+}
+
+async function run(spec: RedisSpec, ctx: CheckContext): Promise<CheckResult> {
+  let where = endpoint(spec);
+  return guarded(
+    ctx,
+    () => where,
+    async () => {
+      const resolved = await resolveTarget(spec, ctx);
+      const address = spec.addr || resolved.url;
+      if (!address) return invalid('redis check needs addr, url or a connection');
+      const opts = parseRedisAddress(address);
+      where = `${opts.host}:${opts.port}`;
+      const db = spec.db ?? opts.db ?? 0;
+      const client = new Redis({
+        ...opts,
+        username: resolved.username ?? opts.username,
+        password: resolved.password ?? opts.password,
+        // SELECT is sent below: ioredis only emits an event when its own SELECT fails, then PINGs db 0.
+        db: 0,
+        tls: opts.tls ? { rejectUnauthorized: !resolved.insecureTls } : undefined,
+        lazyConnect: true,
+        connectTimeout: ctx.timeoutMs,
+        commandTimeout: ctx.timeoutMs,
+        // One attempt: a health check reports the failure instead of retrying it away.
+        retryStrategy: () => null,
+        maxRetriesPerRequest: 0,
+        enableOfflineQueue: false,
+        enableReadyCheck: false,
+      });
+      let lastError: unknown;
+      client.on('error', (e: unknown) => (lastError = e));
+      const onAbort = () => client.disconnect();
+      ctx.signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        try {
+          await client.connect();
+        } catch (e) {
+          if (ctx.signal.aborted) throw e;
+          // ioredis rejects with "Connection is closed." after the socket error it already emitted.
+          return fail(connectFailure(lastError ?? e, where));
+        }
+        let reply: string;
+        try {
+          if (db !== 0) await client.select(db);
+        } catch (e) {
+          if (ctx.signal.aborted) throw e;
+          return fail(`SELECT ${db} failed on ${where}: ${(e as Error).message}`);
+        }
+        try {
+          reply = await client.ping();
+        } catch (e) {
+          if (ctx.signal.aborted) throw e;
+          return fail(`PING failed on ${where}: ${(e as Error).message}`);
+        }
+        const data = { result: reply, db };
+        if (reply !== 'PONG') return fail(`expected PONG from ${where}, got ${reply}`, data);
+        return { pass: true, message: `PONG from ${where} (db ${db})`, data };
+      } finally {
+        ctx.signal.removeEventListener('abort', onAbort);
+        client.disconnect();
+      }
+    },
+  );
+}
+
+export const redisChecker: Checker<RedisSpec> = {
+  type: 'redis',
+  schema,
+  endpoint: (spec) => endpoint(spec) || spec.name,
+  run,
+};
+
+export default redisChecker;

@@ -1,0 +1,207 @@
+// The health engine: claims due canaries from the database (so replicas share the work and none runs
+// twice), runs their checks, records the results and schedules the next run.
+import os from 'node:os';
+import type { Database } from '../db/database.js';
+import type { Checker } from './checker.js';
+import { runCheck, type CanaryRow, type CheckRow, type RunOutcome } from './runner.js';
+import { claimDue, finishRun, recordJob, recordResult, releaseLease, tryLease, type DueCanary } from './store.js';
+
+export interface HealthEngineOptions {
+  /** How often to look for due canaries. */
+  pollMs?: number;
+  /** Canaries run at the same time by this replica. */
+  maxConcurrentCanaries?: number;
+  /** Checks of one canary run at the same time. */
+  maxConcurrentChecks?: number;
+  /** How long a claimed canary stays with this replica before another may take it. */
+  leaseMs?: number;
+}
+
+export interface CheckRunResult {
+  checkId: string;
+  pass: boolean;
+  invalid: boolean;
+  durationMs: number;
+  message: string | null;
+  error: string | null;
+}
+
+/** Runs tasks with at most `limit` in flight. */
+async function pool<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]!);
+  });
+  await Promise.all(workers);
+}
+
+export class HealthEngine {
+  readonly owner = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  private timer: NodeJS.Timeout | undefined;
+  private inFlight = new Set<Promise<void>>();
+  private stopping = false;
+  private readonly pollMs: number;
+  private readonly maxCanaries: number;
+  private readonly maxChecks: number;
+  private readonly leaseMs: number;
+
+  constructor(
+    private readonly db: Database,
+    readonly checkers: ReadonlyMap<string, Checker>,
+    options: HealthEngineOptions = {},
+  ) {
+    this.pollMs = options.pollMs ?? 1_000;
+    this.maxCanaries = options.maxConcurrentCanaries ?? 32;
+    this.maxChecks = options.maxConcurrentChecks ?? 8;
+    this.leaseMs = options.leaseMs ?? 120_000;
+  }
+
+  start(): void {
+    this.stopping = false;
+    const loop = async () => {
+      if (this.stopping) return;
+      try {
+        await this.tick();
+      } catch (e) {
+        console.error('health scheduler:', (e as Error).message);
+      }
+      if (!this.stopping) this.timer = setTimeout(loop, this.pollMs);
+    };
+    this.timer = setTimeout(loop, 0);
+  }
+
+  /** Stops claiming work and waits for the runs under way to finish and record. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.timer);
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Claims what is due (up to the free capacity) and starts it; returns how many were started. */
+  async tick(): Promise<number> {
+    const free = this.maxCanaries - this.inFlight.size;
+    if (free <= 0) return 0;
+    const due = await claimDue(this.db, this.owner, free, this.leaseMs);
+    for (const canary of due) {
+      const run = this.runCanary(canary)
+        .catch((e) => console.error(`canary ${canary.namespace}/${canary.name}:`, (e as Error).message))
+        .finally(() => this.inFlight.delete(run));
+      this.inFlight.add(run);
+    }
+    return due.length;
+  }
+
+  private async checksOf(canaryId: string): Promise<CheckRow[]> {
+    const { rows } = await this.db.query<CheckRow>(
+      `SELECT id, canary_id, type, name, spec FROM checks WHERE canary_id = $1 AND deleted_at IS NULL AND transformed_by IS NULL ORDER BY type, name`,
+      [canaryId],
+    );
+    return rows;
+  }
+
+  private async runOne(check: CheckRow, canary: CanaryRow, at: Date): Promise<RunOutcome> {
+    const checker = this.checkers.get(check.type);
+    const outcome: RunOutcome = checker
+      ? await runCheck(checker, check, canary, this.db)
+      : {
+          result: {
+            pass: false,
+            invalid: true,
+            durationMs: 0,
+            message: null,
+            error: `check type "${check.type}" is not supported by this server`,
+            details: null,
+          },
+          transformed: [],
+        };
+    await recordResult(this.db, check.id, outcome.result, at);
+    for (const t of outcome.transformed) {
+      const { rows } = await this.db.query<{ id: string }>(
+        `INSERT INTO checks (canary_id, type, name, namespace, description, labels, transformed_by, spec)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, '{}')
+         ON CONFLICT (canary_id, type, name) WHERE deleted_at IS NULL DO UPDATE SET
+           description = coalesce(EXCLUDED.description, checks.description), labels = EXCLUDED.labels, updated_at = now()
+         RETURNING id`,
+        [
+          check.canary_id,
+          check.type,
+          t.name,
+          canary.namespace,
+          t.description ?? null,
+          JSON.stringify(t.labels ?? {}),
+          check.id,
+        ],
+      );
+      await recordResult(this.db, rows[0]!.id, t, at);
+    }
+    return outcome;
+  }
+
+  async runCanary(canary: DueCanary): Promise<void> {
+    const startedAt = new Date();
+    let passed = 0;
+    let failed = 0;
+    const errors: string[] = [];
+    try {
+      const checks = await this.checksOf(canary.id);
+      await pool(checks, this.maxChecks, async (check) => {
+        const { result } = await this.runOne(check, canary, new Date());
+        if (result.pass) passed++;
+        else {
+          failed++;
+          errors.push(`${check.type}/${check.name}: ${result.error ?? 'failed'}`);
+        }
+      });
+    } finally {
+      await finishRun(this.db, canary, this.owner, startedAt);
+      await recordJob(
+        this.db,
+        {
+          canaryId: canary.id,
+          name: `${canary.namespace}/${canary.name}`,
+          startedAt,
+          finishedAt: new Date(),
+          passed,
+          failed,
+          errors,
+        },
+        os.hostname(),
+      );
+    }
+  }
+
+  /**
+   * Runs one check now, outside its schedule. Refused (undefined) while its canary is being run,
+   * so the same check never runs twice at once.
+   */
+  async runCheckNow(checkId: string): Promise<CheckRunResult | 'busy' | 'not-found'> {
+    const { rows } = await this.db.query<
+      CheckRow & { canary_name: string; namespace: string; labels: Record<string, string> }
+    >(
+      `SELECT c.id, c.canary_id, c.type, c.name, c.spec, ca.name AS canary_name, ca.namespace, ca.labels
+       FROM checks c JOIN canaries ca ON ca.id = c.canary_id
+       WHERE c.id::text = $1 AND c.deleted_at IS NULL AND ca.deleted_at IS NULL AND c.transformed_by IS NULL`,
+      [checkId],
+    );
+    const row = rows[0];
+    if (!row) return 'not-found';
+    if (!(await tryLease(this.db, row.canary_id, this.owner, this.leaseMs))) return 'busy';
+    try {
+      const { result } = await this.runOne(
+        row,
+        { id: row.canary_id, name: row.canary_name, namespace: row.namespace, labels: row.labels },
+        new Date(),
+      );
+      return {
+        checkId: row.id,
+        pass: result.pass,
+        invalid: result.invalid,
+        durationMs: Math.round(result.durationMs),
+        message: result.message,
+        error: result.error,
+      };
+    } finally {
+      await releaseLease(this.db, row.canary_id, this.owner);
+    }
+  }
+}

@@ -1,0 +1,68 @@
+// Hourly and daily roll-ups of check statuses, and retention of the raw rows. Runs periodically on
+// one replica at a time (an advisory lock), recorded in job history.
+import os from 'node:os';
+import type { Database } from '../db/database.js';
+
+export interface RetentionOptions {
+  /** Raw check_statuses older than this are deleted (roll-ups keep the history). */
+  rawDays: number;
+  hourlyDays: number;
+  dailyDays: number;
+}
+
+export const DEFAULT_RETENTION: RetentionOptions = { rawDays: 30, hourlyDays: 90, dailyDays: 730 };
+
+const ROLLUP_HOURLY = `
+INSERT INTO check_statuses_1h (check_id, created_at, total, passed, failed, duration_avg, duration_max)
+SELECT check_id, date_trunc('hour', time), count(*), count(*) FILTER (WHERE status), count(*) FILTER (WHERE NOT status),
+       round(avg(duration))::int, max(duration)
+FROM check_statuses WHERE time >= date_trunc('hour', $1::timestamptz)
+GROUP BY 1, 2
+ON CONFLICT (check_id, created_at) DO UPDATE SET total = EXCLUDED.total, passed = EXCLUDED.passed,
+  failed = EXCLUDED.failed, duration_avg = EXCLUDED.duration_avg, duration_max = EXCLUDED.duration_max`;
+
+const ROLLUP_DAILY = `
+INSERT INTO check_statuses_1d (check_id, created_at, total, passed, failed, duration_avg, duration_max)
+SELECT check_id, date_trunc('day', created_at), sum(total), sum(passed), sum(failed),
+       round(sum(duration_avg::bigint * total) / nullif(sum(total), 0))::int, max(duration_max)
+FROM check_statuses_1h WHERE created_at >= date_trunc('day', $1::timestamptz)
+GROUP BY 1, 2
+ON CONFLICT (check_id, created_at) DO UPDATE SET total = EXCLUDED.total, passed = EXCLUDED.passed,
+  failed = EXCLUDED.failed, duration_avg = EXCLUDED.duration_avg, duration_max = EXCLUDED.duration_max`;
+
+export interface RollupResult {
+  ran: boolean;
+  hourly: number;
+  daily: number;
+  pruned: number;
+}
+
+/** Rolls up everything since `since` (default: the last two hours) and prunes old rows. */
+export async function rollupAndPrune(db: Database, retention = DEFAULT_RETENTION, since?: Date): Promise<RollupResult> {
+  const started = new Date();
+  const from = since ?? new Date(Date.now() - 2 * 3_600_000);
+  const result = await db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(7253003) AS locked');
+    if (!rows[0]!.locked) return { ran: false, hourly: 0, daily: 0, pruned: 0 };
+    const hourly = (await tx.query(ROLLUP_HOURLY, [from])).affectedRows ?? 0;
+    const daily = (await tx.query(ROLLUP_DAILY, [from])).affectedRows ?? 0;
+    const pruned =
+      (await tx.query(`DELETE FROM check_statuses WHERE time < now() - make_interval(days => $1)`, [retention.rawDays]))
+        .affectedRows ?? 0;
+    await tx.query(`DELETE FROM check_statuses_1h WHERE created_at < now() - make_interval(days => $1)`, [
+      retention.hourlyDays,
+    ]);
+    await tx.query(`DELETE FROM check_statuses_1d WHERE created_at < now() - make_interval(days => $1)`, [
+      retention.dailyDays,
+    ]);
+    return { ran: true, hourly, daily, pruned };
+  });
+  if (result.ran) {
+    await db.query(
+      `INSERT INTO job_history (name, success_count, details, hostname, duration_millis, resource_type, status, time_start, time_end)
+       VALUES ('CheckStatusRollup', $1, $2, $3, $4, 'check_statuses', 'SUCCESS', $5, now())`,
+      [result.hourly + result.daily, JSON.stringify(result), os.hostname(), Date.now() - started.getTime(), started],
+    );
+  }
+  return result;
+}

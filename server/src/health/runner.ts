@@ -1,0 +1,226 @@
+// Runs checks: the type's checker, then the common frame — test (pass/fail), display (message),
+// transform (more results from one check). Expression errors fail the result with their text.
+import { evaluateBoolean, evaluateScript, evaluateString } from '../expr/index.js';
+import type { Script } from '../expr/types.js';
+import type { Queryable } from '../db/database.js';
+import type { CheckContext, CheckResult, Checker, EnvValue, ResolvedConnection } from './checker.js';
+import { parseDuration } from './checkers/duration.js';
+import type { StoredResult } from './store.js';
+
+export const DEFAULT_CHECK_TIMEOUT_MS = 30_000;
+const MAX_DETAIL_BYTES = 64 * 1024;
+
+export interface CheckRow {
+  id: string;
+  canary_id: string;
+  type: string;
+  name: string;
+  spec: Record<string, unknown>;
+}
+
+export interface CanaryRow {
+  id: string;
+  name: string;
+  namespace: string;
+  labels: Record<string, string>;
+}
+
+/** A result produced by a transform: becomes (or updates) a check of its own. */
+export interface TransformedResult extends StoredResult {
+  name: string;
+  description?: string;
+  labels?: Record<string, string>;
+}
+
+export interface RunOutcome {
+  result: StoredResult;
+  transformed: TransformedResult[];
+}
+
+function timeoutOf(spec: Record<string, unknown>): number {
+  const t = spec.timeout;
+  if (typeof t === 'number' && t > 0) return t * 1000;
+  if (typeof t === 'string') {
+    try {
+      return parseDuration(t);
+    } catch {
+      return DEFAULT_CHECK_TIMEOUT_MS;
+    }
+  }
+  return DEFAULT_CHECK_TIMEOUT_MS;
+}
+
+function asScript(v: unknown): Script | undefined {
+  if (!v || typeof v !== 'object') return undefined;
+  const s = v as Record<string, unknown>;
+  const script: Script = {};
+  if (typeof s.expr === 'string' && s.expr) script.expr = s.expr;
+  if (typeof s.template === 'string' && s.template) script.template = s.template;
+  if (typeof s.javascript === 'string' && s.javascript) script.javascript = s.javascript;
+  if (typeof s.jsonPath === 'string' && s.jsonPath) script.jsonPath = s.jsonPath;
+  return Object.keys(script).length ? script : undefined;
+}
+
+/** Details kept with a status: the check's data, trimmed to a size a history row can carry. */
+function details(data: Record<string, unknown>, metrics: CheckResult['metrics']): unknown {
+  const out: Record<string, unknown> = { ...data };
+  if (metrics?.length) out.metrics = metrics;
+  const text = JSON.stringify(out);
+  if (text.length <= MAX_DETAIL_BYTES) return out;
+  // Drop the bulkiest fields first (response bodies), keep the rest.
+  const { content: _content, json: _json, stdout: _stdout, ...rest } = out;
+  const smaller = JSON.stringify(rest);
+  return smaller.length <= MAX_DETAIL_BYTES ? { ...rest, truncated: true } : { truncated: true };
+}
+
+export function connectionResolver(db: Queryable): (ref: string) => Promise<ResolvedConnection | undefined> {
+  return async (ref) => {
+    const m = /^connection:\/\/(?:([^/]+)\/)?(.+)$/.exec(ref);
+    const type = m?.[1] ?? null;
+    const name = m?.[2] ?? ref;
+    const { rows } = await db.query<{
+      name: string;
+      type: string;
+      url: string | null;
+      username: string | null;
+      password: string | null;
+      certificate: string | null;
+      insecure_tls: boolean;
+      properties: Record<string, string> | null;
+    }>(
+      `SELECT name, type, url, username, password, certificate, insecure_tls, properties FROM connections
+       WHERE name = $1 AND ($2::text IS NULL OR lower(type) = lower($2)) AND deleted_at IS NULL ORDER BY created_at LIMIT 1`,
+      [name, type],
+    );
+    const c = rows[0];
+    return (
+      c && {
+        name: c.name,
+        type: c.type,
+        url: c.url,
+        username: c.username,
+        password: c.password,
+        certificate: c.certificate,
+        insecureTls: c.insecure_tls,
+        properties: c.properties ?? {},
+      }
+    );
+  };
+}
+
+export async function resolveEnvValue(value: EnvValue | undefined): Promise<string | undefined> {
+  if (value === undefined || typeof value === 'string') return value;
+  if (value.value !== undefined) return value.value;
+  const ref = value.valueFrom?.secretKeyRef ?? value.valueFrom?.configMapKeyRef;
+  if (ref) {
+    const kind = value.valueFrom?.secretKeyRef ? 'secretKeyRef' : 'configMapKeyRef';
+    throw new Error(
+      `valueFrom.${kind} ${ref.name}/${ref.key} needs a Kubernetes cluster to read from, and no kubeconfig is configured; use a value or a connection instead`,
+    );
+  }
+  return undefined;
+}
+
+export async function runCheck(
+  checker: Checker,
+  check: CheckRow,
+  canary: CanaryRow,
+  db: Queryable,
+): Promise<RunOutcome> {
+  const timeoutMs = timeoutOf(check.spec);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+  const ctx: CheckContext = {
+    canary: { id: canary.id, name: canary.name, namespace: canary.namespace, labels: canary.labels },
+    signal: controller.signal,
+    timeoutMs,
+    connection: connectionResolver(db),
+    resolve: resolveEnvValue,
+  };
+  const started = performance.now();
+  let r: CheckResult;
+  try {
+    // A checker that ignores the signal still cannot outlive its timeout.
+    r = await Promise.race([
+      checker.run(check.spec as { name: string }, ctx),
+      new Promise<never>((_, reject) =>
+        controller.signal.addEventListener('abort', () => reject(controller.signal.reason)),
+      ),
+    ]);
+  } catch (e) {
+    r = { pass: false, error: (e as Error).message || String(e), data: {} };
+  } finally {
+    clearTimeout(timer);
+  }
+  const durationMs = r.durationMs ?? performance.now() - started;
+  let pass = r.pass;
+  let message = r.message ?? null;
+  let error = r.error ?? null;
+  const vars: Record<string, unknown> = {
+    ...r.data,
+    check: { name: check.name, type: check.type },
+    canary: { name: canary.name, namespace: canary.namespace, labels: canary.labels },
+  };
+
+  const test = asScript(check.spec.test);
+  if (pass && !r.invalid && test) {
+    try {
+      if (!(await evaluateBoolean(test, vars))) {
+        pass = false;
+        error = `test failed: ${test.expr ?? test.template ?? test.javascript}`;
+      }
+    } catch (e) {
+      pass = false;
+      error = `test could not be evaluated: ${(e as Error).message}`;
+    }
+  }
+  const display = asScript(check.spec.display);
+  if (display) {
+    try {
+      message = await evaluateString(display, vars);
+    } catch (e) {
+      pass = false;
+      error = `display could not be evaluated: ${(e as Error).message}`;
+    }
+  }
+  const transformed: TransformedResult[] = [];
+  const transform = asScript(check.spec.transform);
+  if (transform && !r.invalid) {
+    try {
+      transformed.push(...parseTransform(await evaluateScript(transform, vars), durationMs));
+    } catch (e) {
+      pass = false;
+      error = `transform could not be evaluated: ${(e as Error).message}`;
+    }
+  }
+  return {
+    result: { pass, invalid: !!r.invalid, durationMs, message, error, details: details(r.data, r.metrics) },
+    transformed,
+  };
+}
+
+/** A transform returns a list (or its JSON text) of results: {name, pass, message, error, ...}. */
+export function parseTransform(value: unknown, durationMs: number): TransformedResult[] {
+  const list = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
+  if (!Array.isArray(list)) throw new Error('a transform must return a list of results');
+  return list.map((item, i) => {
+    if (!item || typeof item !== 'object') throw new Error(`transform result ${i} is not an object`);
+    const o = item as Record<string, unknown>;
+    if (typeof o.name !== 'string' || !o.name) throw new Error(`transform result ${i} needs a name`);
+    const pass = o.pass === undefined ? true : o.pass === true || o.pass === 'true';
+    return {
+      name: o.name,
+      description: typeof o.description === 'string' ? o.description : undefined,
+      labels:
+        o.labels && typeof o.labels === 'object'
+          ? Object.fromEntries(Object.entries(o.labels).map(([k, v]) => [k, String(v)]))
+          : undefined,
+      pass,
+      invalid: false,
+      durationMs: typeof o.duration === 'number' ? o.duration : durationMs,
+      message: typeof o.message === 'string' ? o.message : null,
+      error: typeof o.error === 'string' ? o.error : pass ? null : 'failed',
+      details: o.detail ?? null,
+    };
+  });
+}

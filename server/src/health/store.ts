@@ -1,0 +1,259 @@
+// Health data in the database: applying canaries, claiming due runs, recording results.
+import type { Database, Queryable } from '../db/database.js';
+import type { CanaryDefinition } from './canary.js';
+import { parseSchedule } from './schedule.js';
+
+export const NO_AGENT = '00000000-0000-0000-0000-000000000000';
+
+export interface AppliedCanary {
+  id: string;
+  created: boolean;
+  checks: { id: string; type: string; name: string }[];
+}
+
+/** The first run comes soon but spread out, so a batch of new canaries does not fire at once. */
+function firstRun(periodMs: number, now = Date.now()): Date {
+  return new Date(now + Math.floor(Math.random() * Math.min(periodMs, 30_000)));
+}
+
+export async function applyCanary(
+  db: Database,
+  def: CanaryDefinition,
+  opts: { source?: string; createdBy?: string | null } = {},
+): Promise<AppliedCanary> {
+  const schedule = parseSchedule(def.schedule, undefined);
+  return db.transaction(async (tx) => {
+    const existing = await tx.query<{ id: string; schedule: string | null }>(
+      `SELECT id, schedule FROM canaries WHERE agent_id = $1 AND namespace = $2 AND name = $3 AND deleted_at IS NULL FOR UPDATE`,
+      [NO_AGENT, def.namespace, def.name],
+    );
+    let id: string;
+    const created = existing.rows.length === 0;
+    if (created) {
+      const { rows } = await tx.query<{ id: string }>(
+        `INSERT INTO canaries (name, namespace, labels, spec, source, schedule, created_by, next_runtime)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+        [
+          def.name,
+          def.namespace,
+          JSON.stringify(def.labels),
+          JSON.stringify(def.resource),
+          opts.source ?? 'UI',
+          def.schedule,
+          opts.createdBy ?? null,
+          firstRun(schedule.periodMs),
+        ],
+      );
+      id = rows[0]!.id;
+    } else {
+      id = existing.rows[0]!.id;
+      const rescheduled = existing.rows[0]!.schedule !== def.schedule;
+      await tx.query(
+        `UPDATE canaries SET labels = $2, spec = $3, schedule = $4, updated_at = now(),
+           next_runtime = CASE WHEN $5 THEN $6::timestamptz ELSE next_runtime END
+         WHERE id = $1`,
+        [
+          id,
+          JSON.stringify(def.labels),
+          JSON.stringify(def.resource),
+          def.schedule,
+          rescheduled,
+          firstRun(schedule.periodMs),
+        ],
+      );
+    }
+    const checks: AppliedCanary['checks'] = [];
+    for (const c of def.checks) {
+      const { rows } = await tx.query<{ id: string }>(
+        `INSERT INTO checks (canary_id, type, name, namespace, description, icon, labels, owner, severity, endpoint, spec)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+         ON CONFLICT (canary_id, type, name) WHERE deleted_at IS NULL DO UPDATE SET
+           namespace = EXCLUDED.namespace, description = EXCLUDED.description, icon = EXCLUDED.icon,
+           labels = EXCLUDED.labels, owner = EXCLUDED.owner, severity = EXCLUDED.severity,
+           endpoint = EXCLUDED.endpoint, spec = EXCLUDED.spec, updated_at = now()
+         RETURNING id`,
+        [
+          id,
+          c.type,
+          c.name,
+          def.namespace,
+          c.description,
+          c.icon,
+          JSON.stringify(c.labels),
+          c.owner,
+          c.severity,
+          c.endpoint,
+          JSON.stringify(c.spec),
+        ],
+      );
+      checks.push({ id: rows[0]!.id, type: c.type, name: c.name });
+    }
+    // Checks no longer in the spec go away (their history stays).
+    await tx.query(
+      `UPDATE checks SET deleted_at = now() WHERE canary_id = $1 AND deleted_at IS NULL AND transformed_by IS NULL AND NOT (id = ANY($2::uuid[]))`,
+      [id, checks.map((c) => c.id)],
+    );
+    return { id, created, checks };
+  });
+}
+
+export async function deleteCanary(db: Database, id: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query(
+      `UPDATE canaries SET deleted_at = now() WHERE id::text = $1 AND deleted_at IS NULL RETURNING id`,
+      [id],
+    );
+    if (!rows[0]) return false;
+    await tx.query(`UPDATE checks SET deleted_at = now() WHERE canary_id::text = $1 AND deleted_at IS NULL`, [id]);
+    return true;
+  });
+}
+
+export interface DueCanary {
+  id: string;
+  name: string;
+  namespace: string;
+  labels: Record<string, string>;
+  spec: Record<string, unknown>;
+  schedule: string;
+  next_runtime: Date;
+}
+
+/** Claims up to `limit` due canaries for this replica; a claimed canary is held by its lease. */
+export async function claimDue(db: Queryable, owner: string, limit: number, leaseMs: number): Promise<DueCanary[]> {
+  const { rows } = await db.query<Omit<DueCanary, 'next_runtime'> & { next_runtime: string }>(
+    `UPDATE canaries SET lease_until = now() + make_interval(secs => $3::double precision / 1000), lease_owner = $1
+     WHERE id IN (
+       SELECT id FROM canaries
+       WHERE deleted_at IS NULL AND next_runtime <= now() AND (lease_until IS NULL OR lease_until < now())
+       ORDER BY next_runtime LIMIT $2 FOR UPDATE SKIP LOCKED)
+     RETURNING id, name, namespace, labels, spec, schedule, next_runtime`,
+    [owner, limit, leaseMs],
+  );
+  return rows.map((r) => ({ ...r, next_runtime: new Date(r.next_runtime) }));
+}
+
+/** Ends a run: the next one follows the schedule from the planned time, never in the past. */
+export async function finishRun(db: Queryable, c: DueCanary, owner: string, startedAt: Date): Promise<void> {
+  const schedule = parseSchedule(c.schedule, undefined);
+  let next = schedule.next(c.next_runtime);
+  if (next.getTime() <= Date.now()) next = schedule.next(new Date());
+  await db.query(
+    `UPDATE canaries SET last_runtime = $3, next_runtime = $4, lease_until = NULL, lease_owner = NULL
+     WHERE id = $1 AND lease_owner = $2`,
+    [c.id, owner, startedAt, next],
+  );
+  await db.query(`UPDATE checks SET next_runtime = $2 WHERE canary_id = $1 AND deleted_at IS NULL`, [c.id, next]);
+}
+
+/** Takes the canary's lease for a run outside the schedule (Run Now); false when a run is under way. */
+export async function tryLease(db: Queryable, canaryId: string, owner: string, leaseMs: number): Promise<boolean> {
+  const { rows } = await db.query(
+    `UPDATE canaries SET lease_until = now() + make_interval(secs => $3::double precision / 1000), lease_owner = $2
+     WHERE id = $1 AND deleted_at IS NULL AND (lease_until IS NULL OR lease_until < now()) RETURNING id`,
+    [canaryId, owner, leaseMs],
+  );
+  return rows.length > 0;
+}
+
+export async function releaseLease(db: Queryable, canaryId: string, owner: string): Promise<void> {
+  await db.query(`UPDATE canaries SET lease_until = NULL, lease_owner = NULL WHERE id = $1 AND lease_owner = $2`, [
+    canaryId,
+    owner,
+  ]);
+}
+
+/** The outcome of one check run, as stored. */
+export interface StoredResult {
+  pass: boolean;
+  invalid: boolean;
+  durationMs: number;
+  message: string | null;
+  error: string | null;
+  details: unknown;
+}
+
+/**
+ * Writes a check_statuses row and updates the check; the status flips (and the transition time
+ * and a check.passed / check.failed event) only when it changed.
+ */
+export async function recordResult(
+  db: Database,
+  checkId: string,
+  r: StoredResult,
+  time: Date,
+): Promise<{ transitioned: boolean }> {
+  return db.transaction(async (tx) => {
+    const status = r.pass ? 'healthy' : 'unhealthy';
+    await tx.query(
+      `INSERT INTO check_statuses (check_id, time, status, invalid, duration, message, error, details)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (check_id, time) DO NOTHING`,
+      [
+        checkId,
+        time,
+        r.pass,
+        r.invalid,
+        Math.round(r.durationMs),
+        r.message,
+        r.error,
+        r.details === undefined ? null : JSON.stringify(r.details),
+      ],
+    );
+    const { rows } = await tx.query<{ previous: string | null; canary_id: string; name: string; type: string }>(
+      `WITH prev AS (SELECT status FROM checks WHERE id = $1 FOR UPDATE)
+       UPDATE checks c SET status = $2, last_runtime = $3, updated_at = now(),
+         last_transition_time = CASE WHEN prev.status IS DISTINCT FROM $2 THEN $3 ELSE c.last_transition_time END
+       FROM prev WHERE c.id = $1
+       RETURNING prev.status AS previous, c.canary_id, c.name, c.type`,
+      [checkId, status, time],
+    );
+    const row = rows[0];
+    const transitioned = !!row && row.previous !== status;
+    if (row && transitioned) {
+      await tx.query(`INSERT INTO event_queue (name, properties) VALUES ($1, $2)`, [
+        r.pass ? 'check.passed' : 'check.failed',
+        JSON.stringify({
+          id: checkId,
+          canary_id: row.canary_id,
+          name: row.name,
+          type: row.type,
+          status,
+          previous: row.previous,
+          message: r.message,
+          error: r.error,
+        }),
+      ]);
+    }
+    return { transitioned };
+  });
+}
+
+export interface RunSummary {
+  canaryId: string;
+  name: string;
+  startedAt: Date;
+  finishedAt: Date;
+  passed: number;
+  failed: number;
+  errors: string[];
+}
+
+/** One job-history row per canary run. */
+export async function recordJob(db: Queryable, run: RunSummary, hostname: string): Promise<void> {
+  const status = run.failed === 0 ? 'SUCCESS' : run.passed === 0 ? 'FAILED' : 'WARNING';
+  await db.query(
+    `INSERT INTO job_history (name, success_count, error_count, details, hostname, duration_millis, resource_type, resource_id, status, time_start, time_end)
+     VALUES ('Canary', $1, $2, $3, $4, $5, 'canary', $6, $7, $8, $9)`,
+    [
+      run.passed,
+      run.failed,
+      JSON.stringify({ canary: run.name, errors: run.errors.slice(0, 50) }),
+      hostname,
+      run.finishedAt.getTime() - run.startedAt.getTime(),
+      run.canaryId,
+      status,
+      run.startedAt,
+      run.finishedAt,
+    ],
+  );
+}

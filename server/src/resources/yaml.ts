@@ -1,0 +1,84 @@
+// Reads Kubernetes-style resources from YAML (or JSON) and reports problems with the line and
+// column a person can jump to: syntax errors from the parser, schema errors from zod paths.
+import { isNode, LineCounter, parseAllDocuments, type Document } from 'yaml';
+import type { z } from 'zod';
+
+export type Path = (string | number)[];
+
+export interface Position {
+  line: number;
+  column: number;
+}
+
+export class ResourceError extends Error {
+  constructor(
+    message: string,
+    readonly position?: Position,
+    readonly path?: string,
+  ) {
+    super(position ? `${message} (line ${position.line}, column ${position.column})` : message);
+  }
+
+  toJSON() {
+    return { message: this.message, path: this.path, line: this.position?.line, column: this.position?.column };
+  }
+}
+
+/** Several problems at once, reported together. */
+export class ResourceErrors extends Error {
+  constructor(readonly errors: ResourceError[]) {
+    super(errors.map((e) => e.message).join('; '));
+  }
+}
+
+export interface ResourceDocument {
+  /** The document as plain data. */
+  data: unknown;
+  /** Where a path is in the text; the nearest existing ancestor when the path is missing. */
+  locate(path: Path): Position | undefined;
+}
+
+export const formatPath = (path: Path): string =>
+  path.reduce<string>((out, p) => (typeof p === 'number' ? `${out}[${p}]` : out ? `${out}.${p}` : p), '');
+
+/** Splits a text into documents (`---`); refuses YAML with syntax errors, at their position. */
+export function parseDocuments(text: string): ResourceDocument[] {
+  if (text.length > 5_000_000) throw new ResourceError('the document is larger than 5 MB');
+  const lineCounter = new LineCounter();
+  const docs = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (!Array.isArray(docs)) return []; // an empty stream
+  const pos = (offset: number): Position => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { line, column: col };
+  };
+  const errors: ResourceError[] = [];
+  for (const doc of docs) {
+    for (const err of doc.errors) errors.push(new ResourceError(err.message.split('\n')[0]!, pos(err.pos[0])));
+  }
+  if (errors.length) throw new ResourceErrors(errors);
+  return docs
+    .filter((doc) => doc.contents !== null)
+    .map((doc: Document) => ({
+      data: doc.toJS({ maxAliasCount: 100 }),
+      locate(path: Path) {
+        for (let n = path.length; n >= 0; n--) {
+          const node = doc.getIn(path.slice(0, n), true);
+          if (isNode(node) && node.range) return pos(node.range[0]);
+        }
+        return undefined;
+      },
+    }));
+}
+
+/** Validates a document's data with a schema; every issue becomes an error at its position. */
+export function validate<T>(doc: ResourceDocument, schema: z.ZodType<T>, prefix: Path = []): T {
+  const result = schema.safeParse(doc.data);
+  if (result.success) return result.data;
+  throw new ResourceErrors(
+    result.error.issues.slice(0, 20).map((issue) => {
+      const path = [...prefix, ...(issue.path as Path)];
+      const where = formatPath(path);
+      return new ResourceError(where ? `${where}: ${issue.message}` : issue.message, doc.locate(path), where);
+    }),
+  );
+}
