@@ -100,7 +100,7 @@ describe.each(databaseKinds())('identity on %s', (kind) => {
     const who = await call('/api/auth/whoami', { cookie: r.cookie });
     expect(who.json).toMatchObject({ person: { email: ADMIN_EMAIL }, roles: ['admin'] });
     const { bootstrapAdmin } = await import('../src/auth/bootstrap.js');
-    expect(await bootstrapAdmin(app.ctx.config, app.ctx.db, app.ctx.identity.auth)).toEqual({ created: false });
+    expect(await bootstrapAdmin(app.ctx.config, app.ctx.db, () => app.ctx.identity.auth())).toEqual({ created: false });
   });
 
   it('refuses a wrong password with a message and answers 401 without a session', async () => {

@@ -1,7 +1,7 @@
 // better-auth, configured for Opsdeck: people are its users; sessions, accounts, verification
 // tokens, TOTP secrets and rate limits live in the auth_* tables of migration 0002.
-import { betterAuth, APIError } from 'better-auth';
-import { genericOAuth, twoFactor } from 'better-auth/plugins';
+// better-auth is loaded on first use (a sign-in flow), not at start: requests are authenticated
+// without it (identity.ts), and starting faster matters more than the first sign-in's milliseconds.
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import type { Mailer } from './mailer.js';
@@ -16,7 +16,9 @@ export interface AuthDeps {
   mailer: Mailer;
 }
 
-export function createBetterAuth({ config, db, secret, mailer }: AuthDeps) {
+export async function createBetterAuth({ config, db, secret, mailer }: AuthDeps) {
+  const { betterAuth, APIError } = await import('better-auth');
+  const { genericOAuth, twoFactor } = await import('better-auth/plugins');
   const oidc = config.oidc;
   return betterAuth({
     appName: 'Opsdeck',
@@ -181,4 +183,7 @@ export function createBetterAuth({ config, db, secret, mailer }: AuthDeps) {
   });
 }
 
-export type BetterAuth = ReturnType<typeof createBetterAuth>;
+export type BetterAuth = Awaited<ReturnType<typeof createBetterAuth>>;
+
+/** The session cookie better-auth sets (with the Secure prefix behind https). */
+export const sessionCookieNames = ['opsdeck.session_token', '__Secure-opsdeck.session_token'];

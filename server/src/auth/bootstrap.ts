@@ -15,14 +15,18 @@ export interface BootstrapResult {
 const ACTIVE_ADMIN = `SELECT 1 FROM person_roles r JOIN people p ON p.id = r.person_id
   WHERE r.role = 'admin' AND p.deleted_at IS NULL AND p.state = 'active' LIMIT 1`;
 
-export async function bootstrapAdmin(config: Config, db: Database, auth: BetterAuth): Promise<BootstrapResult> {
+export async function bootstrapAdmin(
+  config: Config,
+  db: Database,
+  auth: () => Promise<BetterAuth>,
+): Promise<BootstrapResult> {
   // The usual case, checked cheaply: an admin exists, nothing to hash or lock.
   if ((await db.query(ACTIVE_ADMIN)).rows.length > 0) return { created: false };
   const email = (config.adminEmail ?? 'admin@opsdeck.local').toLowerCase();
   const generatedPassword = config.adminPassword ? undefined : crypto.randomBytes(12).toString('base64url');
   const password = config.adminPassword ?? generatedPassword!;
   if (password.length < 8) throw new Error('ADMIN_PASSWORD must be at least 8 characters long');
-  const hash = await (await auth.$context).password.hash(password);
+  const hash = await (await (await auth()).$context).password.hash(password);
   return db.transaction(async (tx) => {
     // One replica creates the admin; the others wait here and then find it.
     await tx.query('SELECT pg_advisory_xact_lock(7253002)');

@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import { disabledFeatures, effectiveRoles, type Feature, type Role } from '@opsdeck/common';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
-import { createBetterAuth, type BetterAuth } from './betterAuth.js';
+import { createBetterAuth, sessionCookieNames, type BetterAuth } from './betterAuth.js';
 import { createMailer, type Mailer } from './mailer.js';
 import { hashToken, tokenFromAuthorization } from './tokens.js';
 
@@ -19,7 +19,8 @@ export interface Principal {
 }
 
 export interface Identity {
-  auth: BetterAuth;
+  /** better-auth, loaded on first use. */
+  auth(): Promise<BetterAuth>;
   mailer: Mailer;
   authenticate(headers: Headers): Promise<Principal | null>;
   /** Features switched off by properties; read at most every few seconds. */
@@ -51,17 +52,44 @@ LEFT JOIN person_roles r ON r.person_id = p.id
 WHERE t.value = $1 AND p.deleted_at IS NULL AND p.state = 'active' AND (t.expires_at IS NULL OR t.expires_at > now())
 GROUP BY p.id, t.id`;
 
-const PERSON_BY_ID = `
+const PERSON_BY_SESSION = `
 SELECT p.id, p.name, p.email, p.avatar, p.two_factor_enabled,
   coalesce(array_agg(r.role) FILTER (WHERE r.role IS NOT NULL), '{}') AS roles
-FROM people p LEFT JOIN person_roles r ON r.person_id = p.id
-WHERE p.id = $1 AND p.deleted_at IS NULL AND p.state = 'active'
+FROM auth_sessions s
+JOIN people p ON p.id = s.person_id
+LEFT JOIN person_roles r ON r.person_id = p.id
+WHERE s.token = $1 AND s.expires_at > now() AND p.deleted_at IS NULL AND p.state = 'active'
 GROUP BY p.id`;
+
+/**
+ * The session token from the signed session cookie ("token.signature", HMAC-SHA256 with the auth
+ * secret, as better-auth writes it), or undefined when absent or forged.
+ */
+export function sessionTokenFromCookie(cookieHeader: string | null, secret: string): string | undefined {
+  if (!cookieHeader) return undefined;
+  for (const part of cookieHeader.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0 || !sessionCookieNames.includes(part.slice(0, eq).trim())) continue;
+    let value: string;
+    try {
+      value = decodeURIComponent(part.slice(eq + 1).trim());
+    } catch {
+      return undefined;
+    }
+    const dot = value.lastIndexOf('.');
+    if (dot < 1) return undefined;
+    const token = value.slice(0, dot);
+    const given = Buffer.from(value.slice(dot + 1), 'base64');
+    const expected = crypto.createHmac('sha256', secret).update(token).digest();
+    return given.length === expected.length && crypto.timingSafeEqual(given, expected) ? token : undefined;
+  }
+  return undefined;
+}
 
 /** Every statement this module runs per request: fixed text, values only as parameters. */
 export const IDENTITY_STATEMENTS: readonly string[] = [
   PERSON_BY_TOKEN,
-  PERSON_BY_ID,
+  PERSON_BY_SESSION,
   FEATURE_FLAGS_SQL,
   TOKEN_USED_SQL,
 ];
@@ -101,16 +129,21 @@ function toPrincipal(row: PersonRow, via: Principal['via']): Principal {
 export async function createIdentity(config: Config, db: Database): Promise<Identity> {
   const secret = config.authSecret ?? (await serverSecret(db, 'auth_secret'));
   const mailer = createMailer(config.smtpUrl, config.smtpFrom);
-  const auth = createBetterAuth({ config, db, secret, mailer });
+  let auth: Promise<BetterAuth> | undefined;
   let features: { at: number; value: Promise<Set<Feature>> } | undefined;
 
   return {
-    auth,
+    auth() {
+      auth ??= createBetterAuth({ config, db, secret, mailer });
+      return auth;
+    },
     mailer,
     async authenticate(headers) {
       const token = tokenFromAuthorization(headers.get('authorization'));
       if (token) {
-        const { rows } = await db.query<PersonRow>(PERSON_BY_TOKEN, [hashToken(token)]);
+        const { rows } = await db.query<PersonRow>(PERSON_BY_TOKEN, [hashToken(token)], {
+          prepare: 'opsdeck_person_by_token',
+        });
         const row = rows[0];
         if (!row) return null;
         // Record use at most once a minute, off the request's path.
@@ -119,10 +152,13 @@ export async function createIdentity(config: Config, db: Database): Promise<Iden
         }
         return toPrincipal(row, 'token');
       }
-      if (!headers.get('cookie')) return null;
-      const session = await auth.api.getSession({ headers });
-      if (!session) return null;
-      const { rows } = await db.query<PersonRow>(PERSON_BY_ID, [session.user.id]);
+      // Sessions are checked here in one statement; better-auth's own session endpoint (which the web
+      // calls to keep a session alive) refreshes expiry and cookies.
+      const sessionToken = sessionTokenFromCookie(headers.get('cookie'), secret);
+      if (!sessionToken) return null;
+      const { rows } = await db.query<PersonRow>(PERSON_BY_SESSION, [sessionToken], {
+        prepare: 'opsdeck_person_by_session',
+      });
       return rows[0] ? toPrincipal(rows[0], 'session') : null;
     },
     disabledFeatures() {

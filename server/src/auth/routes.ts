@@ -35,7 +35,7 @@ async function jsonBody(c: Context): Promise<unknown> {
 
 export function identityRoutes({ config, db, identity }: Deps): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  const { auth } = identity;
+  const auth = () => identity.auth();
 
   app.onError((err, c) => {
     if (err instanceof HttpError) return c.json(errorBody(err), err.status);
@@ -63,7 +63,7 @@ export function identityRoutes({ config, db, identity }: Deps): Hono<AuthEnv> {
     if (password.length < 8 || password.length > 256) {
       throw new HttpError(400, 'PASSWORD_TOO_SHORT', 'The password must be 8 to 256 characters long.', 'password');
     }
-    const hash = await (await auth.$context).password.hash(password);
+    const hash = await (await (await auth()).$context).password.hash(password);
     await db.transaction(async (tx) => {
       const used = await tx.query('DELETE FROM auth_verifications WHERE identifier = $1 RETURNING id', [
         inviteIdentifier(String(body.token)),
@@ -97,7 +97,7 @@ export function identityRoutes({ config, db, identity }: Deps): Hono<AuthEnv> {
   });
 
   // Everything else under /auth is better-auth's (sign-in, sign-out, reset, verification, TOTP, OAuth).
-  app.on(['GET', 'POST'], '/auth/*', (c) => auth.handler(c.req.raw));
+  app.on(['GET', 'POST'], '/auth/*', async (c) => (await auth()).handler(c.req.raw));
 
   // ---- users (identities) ----------------------------------------------------------------------
   app.get('/users', async (c) => {

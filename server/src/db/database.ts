@@ -9,8 +9,16 @@ export interface QueryResult<T = Record<string, unknown>> {
 }
 
 /** Something that runs SQL: the database itself or a transaction. */
+export interface QueryOptions {
+  /**
+   * Prepare the statement once per connection under this name (PostgreSQL): for fixed statements run
+   * on every request, where planning costs as much as running. Ignored by PGlite.
+   */
+  prepare?: string;
+}
+
 export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<QueryResult<T>>;
 }
 
 export interface Database extends Queryable {
@@ -75,7 +83,12 @@ export function isPgError(e: unknown): e is PgError & { code: string } {
  * PGlite validates some parameters in JavaScript (booleans) and throws a plain Error; sending them
  * as text lets PostgreSQL judge them, with the same SQLSTATE errors as a real server.
  */
-const PGLITE_QUERY_OPTIONS = { serializers: { 16: (v: unknown) => String(v) } };
+const asText = (v: string) => v;
+const PGLITE_QUERY_OPTIONS = {
+  serializers: { 16: (v: unknown) => String(v) },
+  // Dates, timestamps and int8 come back as text, exactly as from the pg pool (see openPostgres).
+  parsers: { 1082: asText, 1114: asText, 1184: asText, 20: asText },
+};
 
 export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
@@ -135,8 +148,10 @@ export async function openPostgres(url: string, poolSize = 10, statementTimeoutM
     );
   }
   const wrap = (c: Pool | PoolClient): Queryable => ({
-    async query<T>(sql: string, params?: unknown[]) {
-      const r = await c.query(sql, params as unknown[]);
+    async query<T>(sql: string, params?: unknown[], options?: QueryOptions) {
+      const r = options?.prepare
+        ? await c.query({ name: options.prepare, text: sql, values: params as unknown[] })
+        : await c.query(sql, params as unknown[]);
       return { rows: r.rows as T[], affectedRows: r.rowCount ?? undefined };
     },
   });
