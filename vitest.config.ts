@@ -1,5 +1,7 @@
-// Test projects: `unit` (pure modules, tests beside the code) and `integration` (server/test:
-// real databases, sockets and child processes, hence the long timeouts and process isolation).
+// Test projects: `unit` (pure modules, tests beside the code), `integration` (server/test: real
+// databases, sockets and child processes, hence the long timeouts and process isolation) and
+// `e2e` (web/e2e: the built console in headless Chromium against a real server started in-process;
+// one file at a time, since each starts a server and a browser).
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,7 +10,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['common/src/**/*.test.ts', 'server/src/**/*.test.ts'],
+          include: ['common/src/**/*.test.ts', 'server/src/**/*.test.ts', 'web/src/**/*.test.ts'],
           environment: 'node',
         },
       },
@@ -21,6 +23,18 @@ export default defineConfig({
           globalSetup: ['server/test/helpers/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['web/e2e/**/*.e2e.ts'],
+          environment: 'node',
+          pool: 'forks',
+          fileParallelism: false,
+          globalSetup: ['web/e2e/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
         },
       },
     ],

@@ -1,21 +1,33 @@
 #!/usr/bin/env node
 // Run by `npm start` before the server: builds the web console and the server bundle only when an
 // output is missing or older than one of its sources, so an unchanged checkout starts at once.
+// Arguments name the targets to check (`web`, `server`); none means both. The e2e tests run the
+// server from source and only need `web`.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-const targets = [
+const allTargets = [
   {
+    id: 'web',
     name: 'web console',
     output: 'web/dist/index.html',
-    sources: ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'common/src', 'package-lock.json'],
+    sources: [
+      'web/src',
+      'web/public',
+      'web/build',
+      'web/index.html',
+      'web/vite.config.ts',
+      'common/src',
+      'package-lock.json',
+    ],
     command: [path.join(root, 'node_modules/vite/bin/vite.js'), 'build'],
     cwd: 'web',
   },
   {
+    id: 'server',
     name: 'server',
     output: 'server/dist/cli.js',
     sources: ['server/src', 'server/build.mjs', 'common/src'],
@@ -23,6 +35,9 @@ const targets = [
     cwd: 'server',
   },
 ];
+
+const wanted = process.argv.slice(2);
+const targets = wanted.length ? allTargets.filter((t) => wanted.includes(t.id)) : allTargets;
 
 /** Newest modification time under a file or directory (tests excluded), with the file that has it. */
 function newest(rel) {

@@ -1,13 +1,30 @@
 // Vite build of the web console into web/dist; in dev, /api goes to the server on :8080.
+// The build prints the gzipped JavaScript sizes and fails when the initial JavaScript is over budget
+// (350 kB gzipped; WEB_INITIAL_JS_BUDGET_KB overrides it, e.g. to see the check fail).
+import fs from 'node:fs';
+import path from 'node:path';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import tailwindcss from '@tailwindcss/vite';
+import { bundleBudget } from './build/bundleBudget.js';
+
+const pkg = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, 'package.json'), 'utf8')) as { version: string };
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    bundleBudget({ initialGzipKb: Number(process.env.WEB_INITIAL_JS_BUDGET_KB ?? 350) }),
+  ],
+  define: {
+    __APP_VERSION__: JSON.stringify(pkg.version),
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
+    // The budget plugin reports sizes per chunk; Vite's own warning at 500 kB raw adds nothing.
+    chunkSizeWarningLimit: 2000,
   },
   server: {
     proxy: {

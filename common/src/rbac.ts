@@ -54,3 +54,8 @@ export function displayRole(roles: readonly string[] | null | undefined): 'admin
   if (eff.includes('editor')) return 'editor';
   return 'viewer';
 }
+
+/** Run Now on a check (spec/1 §6): admin, editor, responder or commander. */
+export function canRunChecks(roles: readonly string[] | null | undefined): boolean {
+  return effectiveRoles(roles).some((r) => r === 'admin' || r === 'editor' || r === 'responder' || r === 'commander');
+}

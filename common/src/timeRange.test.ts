@@ -262,7 +262,8 @@ describe('recent ranges', () => {
   it('de-duplicates absolute ranges with the same from and to', () => {
     const recent = addRecentRange(addRecentRange(addRecentRange([], abs(1)), abs(2)), { ...abs(1), display: 'Again' });
     expect(recent).toHaveLength(2);
-    expect(recent[0]).toMatchObject({ from: abs(1).type === 'absolute' ? abs(1).from : '', display: 'Again' });
+    const first = abs(1);
+    expect(recent[0]).toMatchObject({ from: first.type === 'absolute' ? first.from : '', display: 'Again' });
   });
 
   it('does not de-duplicate relative ranges', () => {

@@ -297,8 +297,15 @@ export function shorthandRange(shorthand: string): (TimeRange & { type: 'relativ
 
 export const TIME_RANGE_PARAMS = ['rangeType', 'display', 'from', 'to', 'range', 'timeRange'] as const;
 
+/** The part of URLSearchParams used here (common/ has no DOM types; browsers and Node both have it). */
+export interface SearchParams {
+  get(name: string): string | null;
+  set(name: string, value: string): void;
+  delete(name: string): void;
+}
+
 /** Reads a range from query parameters; `timeRange=1h` alone (health links) is a relative range. */
-export function timeRangeFromParams(params: URLSearchParams): TimeRange | undefined {
+export function timeRangeFromParams(params: Pick<SearchParams, 'get'>): TimeRange | undefined {
   const type = params.get('rangeType');
   const display = params.get('display') ?? '';
   if (type === 'absolute') {
@@ -317,8 +324,9 @@ export function timeRangeFromParams(params: URLSearchParams): TimeRange | undefi
 }
 
 /** Writes a range into a copy of `params` (all range keys are replaced; undefined clears them). */
-export function timeRangeToParams(range: TimeRange | undefined, params: URLSearchParams): URLSearchParams {
-  const next = new URLSearchParams(params);
+export function timeRangeToParams<P extends SearchParams>(range: TimeRange | undefined, params: P): P {
+  // A copy of the same kind (URLSearchParams copies itself through its constructor).
+  const next = new (params.constructor as new (init: P) => P)(params);
   for (const key of TIME_RANGE_PARAMS) next.delete(key);
   if (!range) return next;
   next.set('rangeType', range.type);

@@ -1,6 +1,7 @@
 // The team resource (spec/3 "Resource name kinds": Teams have name, spec and icon): the zod
 // schema that the server validates with, and the JSON Schema the settings code editor checks.
 import { z } from 'zod';
+import type { JsonSchema } from '../jsonSchema.js';
 
 const componentSelector = z
   .object({
@@ -40,4 +41,4 @@ export const teamResourceSchema = z
 export type TeamSpec = z.infer<typeof teamSpecSchema>;
 export type TeamResource = z.infer<typeof teamResourceSchema>;
 
-export const teamResourceJsonSchema = z.toJSONSchema(teamResourceSchema);
+export const teamResourceJsonSchema = z.toJSONSchema(teamResourceSchema) as JsonSchema;

@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// `npm run bench -- <name> [flags]`: runs one benchmark from bench/ (TypeScript, through tsx).
+// Without a name, lists them. Benchmarks print tables; they are not tests and assert nothing.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+const benchmarks = {
+  rest: {
+    file: 'bench/rest.ts',
+    summary: 'requests/s and p50/p99 latency of a fixed /api/db read mix, Opsdeck vs PostgREST 12 (100,000 rows)',
+    flags:
+      '--mix A|B|all --auth token|session --reuse --connections 32 --warmup 5 --duration 20 --rounds 2 --profile --force',
+  },
+  start: {
+    file: 'bench/start.ts',
+    summary: 'cold and warm start of node server/dist/main.js (embedded PGlite; PostgreSQL for information)',
+    flags: '--warm 3 --no-postgres --profile',
+  },
+};
+
+const [name, ...args] = process.argv.slice(2);
+
+if (!name || name === '--help' || name === '-h') {
+  console.log('Usage: npm run bench -- <benchmark> [flags]\n\nBenchmarks:');
+  for (const [key, b] of Object.entries(benchmarks)) {
+    console.log(`  ${key.padEnd(7)} ${b.summary}`);
+    console.log(`  ${''.padEnd(7)} flags: ${b.flags}`);
+  }
+  console.log('\nPostgreSQL: postgres://postgres@127.0.0.1:5432 unless BENCH_DATABASE_URL is set.');
+  process.exit(0);
+}
+
+const bench = benchmarks[name];
+if (!bench) {
+  console.error(`Unknown benchmark "${name}". Available: ${Object.keys(benchmarks).join(', ')}`);
+  process.exit(2);
+}
+
+const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs');
+if (!fs.existsSync(tsx)) {
+  console.error('tsx is not installed: run npm install first.');
+  process.exit(1);
+}
+const { status, signal } = spawnSync(process.execPath, [tsx, path.join(root, bench.file), ...args], {
+  cwd: root,
+  stdio: 'inherit',
+});
+process.exit(status ?? (signal ? 1 : 0));

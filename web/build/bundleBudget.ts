@@ -1,0 +1,67 @@
+// Vite plugin: after a production build, prints every JavaScript chunk with its gzipped size,
+// sums the initial JavaScript (entry chunks and what they import statically) and fails the
+// build when that sum is over the budget. Lazily loaded pages don't count towards it.
+import zlib from 'node:zlib';
+import type { Plugin } from 'vite';
+
+interface ChunkInfo {
+  fileName: string;
+  code: string;
+  isEntry: boolean;
+  imports: string[];
+  dynamicImports: string[];
+  name: string;
+}
+
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+
+export function bundleBudget(options: { initialGzipKb: number }): Plugin {
+  return {
+    name: 'opsdeck-bundle-budget',
+    apply: 'build',
+    writeBundle(_output, bundle) {
+      const chunks = new Map<string, ChunkInfo>();
+      for (const item of Object.values(bundle)) {
+        if (item.type === 'chunk') chunks.set(item.fileName, item as unknown as ChunkInfo);
+      }
+      const gzip = new Map<string, number>();
+      for (const c of chunks.values()) gzip.set(c.fileName, zlib.gzipSync(c.code, { level: 9 }).length);
+
+      // The initial set: entries plus their static imports, transitively.
+      const initial = new Set<string>();
+      const visit = (file: string) => {
+        if (initial.has(file)) return;
+        initial.add(file);
+        for (const dep of chunks.get(file)?.imports ?? []) visit(dep);
+      };
+      for (const c of chunks.values()) if (c.isEntry) visit(c.fileName);
+
+      const rows = [...chunks.values()].sort(
+        (a, b) =>
+          Number(initial.has(b.fileName)) - Number(initial.has(a.fileName)) ||
+          gzip.get(b.fileName)! - gzip.get(a.fileName)!,
+      );
+      const width = Math.max(...rows.map((r) => r.fileName.length), 10);
+      const lines = [
+        '',
+        'JavaScript bundle (gzipped):',
+        `  ${'chunk'.padEnd(width)}  ${'raw'.padStart(10)}  ${'gzip'.padStart(10)}  load`,
+        ...rows.map(
+          (r) =>
+            `  ${r.fileName.padEnd(width)}  ${kb(Buffer.byteLength(r.code)).padStart(10)}  ${kb(gzip.get(r.fileName)!).padStart(10)}  ${initial.has(r.fileName) ? 'initial' : 'lazy'}`,
+        ),
+      ];
+      const initialBytes = [...initial].reduce((sum, f) => sum + gzip.get(f)!, 0);
+      const lazyBytes = [...chunks.keys()].filter((f) => !initial.has(f)).reduce((sum, f) => sum + gzip.get(f)!, 0);
+      lines.push(
+        `  initial JavaScript: ${kb(initialBytes)} gzipped in ${initial.size} chunk(s) (budget ${options.initialGzipKb} kB)`,
+        `  lazy JavaScript:    ${kb(lazyBytes)} gzipped in ${chunks.size - initial.size} chunk(s)`,
+        '',
+      );
+      console.log(lines.join('\n'));
+      if (initialBytes > options.initialGzipKb * 1000) {
+        this.error(`initial JavaScript is ${kb(initialBytes)} gzipped, over the ${options.initialGzipKb} kB budget`);
+      }
+    },
+  };
+}

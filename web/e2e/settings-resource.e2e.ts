@@ -1,0 +1,98 @@
+// A settings resource (a team) created from YAML in the Code tab: a document with a YAML error is
+// shown with its line and cannot be saved, then schema errors likewise, then the fixed document is
+// saved and appears in the list; the edit page keeps the name read-only and shows Job History.
+import type { Page } from 'playwright-core';
+import { describe, it } from 'vitest';
+import { expect, expectToast, useConsole, waitForUrl } from './harness.js';
+import { seedJobHistory } from './seed.js';
+
+const app = useConsole();
+
+async function replaceEditorText(page: Page, text: string) {
+  const editor = page.locator('.cm-content').first();
+  await editor.click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+}
+
+const problems = (page: Page) => page.getByTestId('document-problems').textContent();
+
+describe('settings resources', () => {
+  it('creates a team from YAML after refusing a document with a YAML error', async () => {
+    const page = await app.adminPage();
+    await page.goto('/settings/teams');
+    await page.getByText('No data available').waitFor();
+    await page.getByRole('link', { name: 'Add Team' }).click();
+    await waitForUrl(page, (u) => u.pathname === '/settings/teams/new');
+    await page.getByRole('tab', { name: 'Code' }).click();
+    await page.locator('.cm-content').first().waitFor();
+    await expect(page.locator('.cm-gutters').first().textContent()).resolves.toMatch(/1/);
+
+    const save = page.getByRole('button', { name: 'Save' });
+    // A YAML syntax error on line 3: shown with its line, nothing can be saved.
+    let posted = 0;
+    page.on('request', (r) => r.method() === 'POST' && r.url().includes('/api/db/teams') && posted++);
+    await replaceEditorText(page, 'name: sre\nspec:\n  notifications: [unclosed\n');
+    await expect.poll(() => problems(page)).toMatch(/^Line \d+: /);
+    await expect(save.isDisabled()).resolves.toBe(true);
+    // The editor marks the line too.
+    await page.locator('.cm-lint-marker-error').first().waitFor();
+
+    // Valid YAML that breaks the schema: the offending line is named.
+    await replaceEditorText(page, 'name: sre\nicon: pagerduty\nspec:\n  notifications:\n    - url: 42\n');
+    await expect.poll(() => problems(page)).toContain('Line 5: spec.notifications[0].url: must be a string');
+    await expect(save.isDisabled()).resolves.toBe(true);
+    expect(posted).toBe(0);
+
+    await replaceEditorText(
+      page,
+      'name: sre\nicon: pagerduty\nspec:\n  notifications:\n    - connection: connection://slack/sre\n',
+    );
+    await expect.poll(() => page.getByTestId('document-problems').count()).toBe(0);
+    await save.click();
+    await expectToast(page, 'sre created successfully');
+    const url = await waitForUrl(page, (u) => /^\/settings\/teams\/[0-9a-f-]{36}$/.test(u.pathname));
+    expect(posted).toBe(1);
+
+    // Stored as written.
+    const id = url.pathname.split('/').pop()!;
+    const { rows } = await app.db.query<{ name: string; icon: string; spec: unknown; source: string }>(
+      'SELECT name, icon, spec, source FROM teams WHERE id = $1',
+      [id],
+    );
+    expect(rows[0]).toEqual({
+      name: 'sre',
+      icon: 'pagerduty',
+      spec: { notifications: [{ connection: 'connection://slack/sre' }] },
+      source: 'UI',
+    });
+
+    // Editing: the name is read-only, Update replaces Save.
+    await page.getByRole('tab', { name: 'Form' }).waitFor();
+    await expect(page.getByLabel('Name').isDisabled()).resolves.toBe(true);
+    await page.getByLabel('Icon').fill('slack');
+    await page.getByRole('button', { name: 'Update' }).click();
+    await expectToast(page, 'sre updated successfully');
+
+    await page.goto('/settings/teams');
+    await page.getByRole('cell', { name: 'sre', exact: true }).waitFor();
+  });
+
+  it('shows the job history of a resource and read-only resources from other sources', async () => {
+    const page = await app.adminPage();
+    const { rows } = await app.db.query<{ id: string }>(
+      `INSERT INTO teams (name, spec, source) VALUES ('from-git', '{}', 'ConfigFile') RETURNING id`,
+    );
+    await seedJobHistory(app.db, 7, { resourceId: rows[0].id });
+    await page.goto(`/settings/teams/${rows[0].id}`);
+    await page.getByText('is read-only here').waitFor();
+    await expect(page.getByRole('button', { name: 'Update' }).count()).resolves.toBe(0);
+    await expect(page.getByLabel('Name').isDisabled()).resolves.toBe(true);
+    await page.getByRole('tab', { name: 'Job History' }).click();
+    await expect.poll(() => page.getByTestId('pagination-range').textContent()).toBe('1–7 of 7');
+
+    await page.goto('/settings/teams/00000000-0000-0000-0000-000000000000');
+    await page.getByText('No resources found').waitFor();
+  });
+});

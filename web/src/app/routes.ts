@@ -1,0 +1,291 @@
+// The route table: every page of the console in one array (path, lazily loaded page, required
+// resource and action, feature flag, sidebar entry). The router, the sidebar and the route guards
+// are generated from it (see router.tsx, layout/Sidebar.tsx).
+import type { ComponentType } from 'react';
+import {
+  Activity,
+  AlertTriangle,
+  Bot,
+  Building2,
+  Cable,
+  Flag,
+  History,
+  LayoutDashboard,
+  ListTree,
+  type LucideIcon,
+  Logs,
+  Puzzle,
+  ScrollText,
+  Settings,
+  Users,
+  Workflow,
+} from 'lucide-react';
+import { checkAccess, type AccessRequirement, type AccessSubject } from '@opsdeck/common/access';
+import { SETTINGS_RESOURCE_KINDS } from '../features/settings/resources/kinds';
+
+// Page components take their own props (e.g. a settings kind); the table passes them through.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type PageModule = { default: ComponentType<any> };
+
+export interface NavEntry {
+  /** 'main': a top-level sidebar item; 'settings': an entry of the Settings group. */
+  group: 'main' | 'settings';
+  label: string;
+  icon: LucideIcon;
+}
+
+export interface AppRoute {
+  path: string;
+  /** The header title. */
+  title: string;
+  load: () => Promise<PageModule>;
+  /** Props for the page component. */
+  props?: Record<string, unknown>;
+  /** Checked by the route guard and the sidebar; none means any signed-in user. */
+  access?: AccessRequirement;
+  /** 'shell': signed in, inside header and sidebar. 'public': identity and error pages. */
+  layout: 'shell' | 'public';
+  nav?: NavEntry;
+}
+
+export const LANDING_PATH = '/topology';
+
+/** The Settings sidebar group: hidden for viewers (spec/1 §6). */
+export const SETTINGS_GROUP: { label: string; icon: LucideIcon; access: AccessRequirement } = {
+  label: 'Settings',
+  icon: Settings,
+  access: { hiddenForViewer: true },
+};
+
+const placeholder = () => import('../features/placeholders/AreaPlaceholderPage');
+
+const settingsResourceRoutes: AppRoute[] = SETTINGS_RESOURCE_KINDS.flatMap((kind) => [
+  {
+    path: `/settings/${kind.table}`,
+    title: kind.title,
+    load: () => import('../features/settings/resources/SettingsResourceListPage'),
+    props: { table: kind.table },
+    access: { resource: kind.resource, action: 'read', feature: kind.feature },
+    layout: 'shell' as const,
+    nav: { group: 'settings' as const, label: kind.title, icon: Building2 },
+  },
+  {
+    path: `/settings/${kind.table}/:id`,
+    title: kind.title,
+    load: () => import('../features/settings/resources/SettingsResourceEditPage'),
+    props: { table: kind.table },
+    access: { resource: kind.resource, action: 'read', feature: kind.feature },
+    layout: 'shell' as const,
+  },
+]);
+
+export const ROUTES: AppRoute[] = [
+  // Main areas (the sidebar, in its order). Their pages arrive with later issues.
+  {
+    path: '/topology',
+    title: 'Dashboard',
+    load: placeholder,
+    props: { area: 'topology' },
+    access: { resource: 'topologies', feature: 'topology' },
+    layout: 'shell',
+    nav: { group: 'main', label: 'Dashboard', icon: LayoutDashboard },
+  },
+  {
+    path: '/health',
+    title: 'Health',
+    load: placeholder,
+    props: { area: 'health' },
+    access: { resource: 'canaries', feature: 'health' },
+    layout: 'shell',
+    nav: { group: 'main', label: 'Health', icon: Activity },
+  },
+  {
+    path: '/incidents',
+    title: 'Incidents',
+    load: placeholder,
+    props: { area: 'incidents' },
+    access: { resource: 'incident', feature: 'incidents' },
+    layout: 'shell',
+    nav: { group: 'main', label: 'Incidents', icon: AlertTriangle },
+  },
+  {
+    path: '/catalog',
+    title: 'Catalog',
+    load: placeholder,
+    props: { area: 'catalog' },
+    access: { resource: 'database', feature: 'config' },
+    layout: 'shell',
+    nav: { group: 'main', label: 'Catalog', icon: ListTree },
+  },
+  {
+    path: '/logs',
+    title: 'Logs',
+    load: placeholder,
+    props: { area: 'logs' },
+    access: { resource: 'logging_backends', feature: 'logs' },
+    layout: 'shell',
+    nav: { group: 'main', label: 'Logs', icon: Logs },
+  },
+  {
+    path: '/playbooks',
+    title: 'Playbooks',
+    load: placeholder,
+    props: { area: 'playbooks' },
+    access: { resource: 'playbooks', feature: 'playbooks' },
+    layout: 'shell',
+    nav: { group: 'main', label: 'Playbooks', icon: Workflow },
+  },
+  {
+    path: '/notifications',
+    title: 'Notifications',
+    load: placeholder,
+    props: { area: 'notifications' },
+    access: { resource: 'notifications', feature: 'settings.notifications' },
+    layout: 'shell',
+  },
+  {
+    path: '/agents',
+    title: 'Agents',
+    load: placeholder,
+    props: { area: 'agents' },
+    access: { resource: 'agents', feature: 'agents' },
+    layout: 'shell',
+  },
+
+  // Settings (the group's entries are sorted by name in the sidebar).
+  {
+    path: '/settings',
+    title: 'Event Queue',
+    load: placeholder,
+    props: { area: 'event-queue' },
+    access: { resource: 'database', feature: 'settings.event_queue_status' },
+    layout: 'shell',
+  },
+  {
+    path: '/settings/event-queue-status',
+    title: 'Event Queue',
+    load: placeholder,
+    props: { area: 'event-queue' },
+    access: { resource: 'database', feature: 'settings.event_queue_status' },
+    layout: 'shell',
+    nav: { group: 'settings', label: 'Event Queue', icon: ScrollText },
+  },
+  {
+    path: '/settings/connections',
+    title: 'Connections',
+    load: placeholder,
+    props: { area: 'connections' },
+    access: { resource: 'connections', feature: 'settings.connections' },
+    layout: 'shell',
+    nav: { group: 'settings', label: 'Connections', icon: Cable },
+  },
+  {
+    path: '/settings/users',
+    title: 'Users',
+    load: () => import('../features/settings/users/UsersPage'),
+    access: { resource: 'identities', feature: 'settings.users' },
+    layout: 'shell',
+    nav: { group: 'settings', label: 'Users', icon: Users },
+  },
+  {
+    path: '/settings/jobs',
+    title: 'Job History',
+    load: () => import('../features/settings/jobs/JobHistoryPage'),
+    access: { resource: 'database', feature: 'settings.job_history' },
+    layout: 'shell',
+    nav: { group: 'settings', label: 'Jobs History', icon: History },
+  },
+  {
+    path: '/settings/feature-flags',
+    title: 'Feature Flags',
+    load: () => import('../features/settings/feature-flags/FeatureFlagsPage'),
+    access: { resource: 'properties', feature: 'settings.feature_flags' },
+    layout: 'shell',
+    nav: { group: 'settings', label: 'Feature Flags', icon: Flag },
+  },
+  {
+    path: '/settings/logging_backends',
+    title: 'Log Backends',
+    load: placeholder,
+    props: { area: 'log-backends' },
+    access: { resource: 'logging_backends', feature: 'settings.logging_backends' },
+    layout: 'shell',
+    nav: { group: 'settings', label: 'Log Backends', icon: Logs },
+  },
+  {
+    path: '/settings/agents',
+    title: 'Agents',
+    load: placeholder,
+    props: { area: 'agents' },
+    access: { resource: 'agents', feature: 'agents' },
+    layout: 'shell',
+    nav: { group: 'settings', label: 'Agents', icon: Bot },
+  },
+  {
+    path: '/settings/integrations',
+    title: 'Integrations',
+    load: placeholder,
+    props: { area: 'integrations' },
+    access: { resource: 'integrations', feature: 'settings.integrations' },
+    layout: 'shell',
+    nav: { group: 'settings', label: 'Integrations', icon: Puzzle },
+  },
+  ...settingsResourceRoutes,
+
+  // The user's own pages.
+  {
+    path: '/profile-settings',
+    title: 'Your Profile',
+    load: () => import('../features/auth/ProfileSettingsPage'),
+    layout: 'shell',
+  },
+
+  // Identity and error pages (no sign-in needed).
+  { path: '/login', title: 'Sign in', load: () => import('../features/auth/LoginPage'), layout: 'public' },
+  {
+    path: '/registration',
+    title: 'Create your account',
+    load: () => import('../features/auth/RegistrationPage'),
+    layout: 'public',
+  },
+  {
+    path: '/recovery',
+    title: 'Reset your password',
+    load: () => import('../features/auth/RecoveryPage'),
+    layout: 'public',
+  },
+  {
+    path: '/verification',
+    title: 'Email verification',
+    load: () => import('../features/auth/VerificationPage'),
+    layout: 'public',
+  },
+  { path: '/error', title: 'An error occurred', load: () => import('./pages/FlowErrorPage'), layout: 'public' },
+  { path: '/bad-session', title: 'Bad Session', load: () => import('./pages/BadSessionPage'), layout: 'public' },
+];
+
+export interface NavItem {
+  route: AppRoute;
+  label: string;
+  icon: LucideIcon;
+}
+
+export interface Navigation {
+  main: NavItem[];
+  /** Empty when the Settings group is hidden or none of its entries is allowed. */
+  settings: NavItem[];
+}
+
+/** The sidebar for a user: items they may read, with their features on; Settings sorted by name. */
+export function navigationFor(subject: AccessSubject, routes: readonly AppRoute[] = ROUTES): Navigation {
+  const visible = (r: AppRoute) => !r.access || checkAccess(r.access, subject) === 'allowed';
+  const items = (group: NavEntry['group']) =>
+    routes
+      .filter((r) => r.nav?.group === group && visible(r))
+      .map((r) => ({ route: r, label: r.nav!.label, icon: r.nav!.icon }));
+  const settingsAllowed = checkAccess(SETTINGS_GROUP.access, subject) === 'allowed';
+  return {
+    main: items('main'),
+    settings: settingsAllowed ? items('settings').sort((a, b) => a.label.localeCompare(b.label)) : [],
+  };
+}
