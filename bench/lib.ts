@@ -1,0 +1,256 @@
+// Shared helpers of the benchmarks: the server bundle, PostgreSQL admin, child processes, ports,
+// readiness polling and table printing. Benchmarks print tables; they assert nothing.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
+
+export const repoRoot = path.resolve(import.meta.dirname, '..');
+export const serverMain = path.join(repoRoot, 'server/dist/main.js');
+
+/** The PostgreSQL server the benchmarks use; BENCH_DATABASE_URL overrides it (its database is ignored). */
+export const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export function databaseUrl(name: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arguments
+
+export interface Flags {
+  [name: string]: string | boolean;
+}
+
+/** --name, --name=value and --name value (when the next argument is not a flag). */
+export function parseFlags(argv: string[]): Flags {
+  const flags: Flags = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('--')) throw new Error(`unexpected argument "${arg}"`);
+    const eq = arg.indexOf('=');
+    if (eq !== -1) flags[arg.slice(2, eq)] = arg.slice(eq + 1);
+    else if (argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('--')) flags[arg.slice(2)] = argv[++i]!;
+    else flags[arg.slice(2)] = true;
+  }
+  return flags;
+}
+
+export function numberFlag(flags: Flags, name: string, fallback: number): number {
+  const raw = flags[name];
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (typeof raw !== 'string' || !Number.isFinite(n) || n <= 0) throw new Error(`--${name} needs a positive number`);
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Server bundle
+
+/** Builds server/dist/main.js when it is missing (npm run build) or older than the server sources. */
+export function ensureServerBuilt(): void {
+  if (!fs.existsSync(serverMain)) {
+    console.log('server/dist/main.js is missing: running npm run build…');
+    const r = spawnSync('npm', ['run', 'build'], { cwd: repoRoot, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('npm run build failed');
+    return;
+  }
+  const built = fs.statSync(serverMain).mtimeMs;
+  const changed = ['server/src', 'common/src', 'server/build.mjs'].map(newestSource).find((s) => s.mtime > built);
+  if (changed) {
+    console.log(`server/dist/main.js is older than ${changed.file}: rebuilding the server bundle…`);
+    const r = spawnSync(process.execPath, ['build.mjs'], { cwd: path.join(repoRoot, 'server'), stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('building the server failed');
+  }
+}
+
+function newestSource(rel: string): { mtime: number; file: string } {
+  let best = { mtime: 0, file: rel };
+  const visit = (abs: string) => {
+    const stat = fs.statSync(abs, { throwIfNoEntry: false });
+    if (!stat) return;
+    if (stat.isDirectory()) {
+      for (const entry of fs.readdirSync(abs)) visit(path.join(abs, entry));
+    } else if (!/\.test\.tsx?$/.test(abs) && stat.mtimeMs > best.mtime) {
+      best = { mtime: stat.mtimeMs, file: path.relative(repoRoot, abs) };
+    }
+  };
+  visit(path.join(repoRoot, rel));
+  return best;
+}
+
+// ---------------------------------------------------------------------------------------------
+// PostgreSQL administration
+
+export async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function databaseExists(name: string): Promise<boolean> {
+  return withAdmin(async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1);
+}
+
+export async function dropDatabase(name: string): Promise<void> {
+  await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`));
+}
+
+export async function recreateDatabase(name: string): Promise<void> {
+  await withAdmin(async (c) => {
+    await c.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
+    await c.query(`CREATE DATABASE ${quoteIdent(name)}`);
+  });
+}
+
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes and ports
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export interface Child {
+  process: ChildProcess;
+  /** Combined stdout and stderr so far (the last 64 kB). */
+  output(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  hasExited(): boolean;
+  /** SIGTERM, then SIGKILL after graceMs; resolves once the process is gone. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+const children = new Set<Child>();
+
+/** Spawns a server process and keeps its output; every child is killed when the benchmark exits. */
+export function startChild(command: string, args: string[], env: NodeJS.ProcessEnv): Child {
+  const proc = spawn(command, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const keep = (d: Buffer) => {
+    out += d.toString();
+    if (out.length > 65536) out = out.slice(-65536);
+  };
+  proc.stdout!.on('data', keep);
+  proc.stderr!.on('data', keep);
+  let done = false;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    proc.once('exit', (code, signal) => {
+      done = true;
+      resolve({ code, signal });
+    });
+    proc.once('error', (e) => {
+      out += `\n${e.message}`;
+      done = true;
+      resolve({ code: null, signal: null });
+    });
+  });
+  const child: Child = {
+    process: proc,
+    output: () => out,
+    exited,
+    hasExited: () => done,
+    async stop(graceMs = 10_000) {
+      if (!done) {
+        proc.kill('SIGTERM');
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)));
+        const gone = await Promise.race([exited.then(() => true), timeout]);
+        clearTimeout(timer);
+        if (!gone) {
+          proc.kill('SIGKILL');
+          await exited;
+        }
+      }
+      children.delete(child);
+    },
+  };
+  children.add(child);
+  return child;
+}
+
+function killChildren() {
+  for (const c of children) if (!c.hasExited()) c.process.kill('SIGKILL');
+}
+process.on('exit', killChildren);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    killChildren();
+    process.exit(130);
+  });
+}
+
+/** Polls url until it answers 200 (or, with okBelow500, any status below 500). Returns the elapsed ms. */
+export async function waitForHttp(
+  url: string,
+  child: Child,
+  opts: { timeoutMs?: number; intervalMs?: number; since?: number; okBelow500?: boolean } = {},
+): Promise<number> {
+  const since = opts.since ?? performance.now();
+  const deadline = since + (opts.timeoutMs ?? 120_000);
+  for (;;) {
+    if (child.hasExited()) throw new Error(`the process exited before ${url} answered:\n${child.output()}`);
+    const status = await fetch(url, { signal: AbortSignal.timeout(5_000) })
+      .then(async (r) => {
+        await r.arrayBuffer();
+        return r.status;
+      })
+      .catch(() => 0);
+    if (status === 200 || (opts.okBelow500 && status > 0 && status < 500)) return performance.now() - since;
+    if (performance.now() > deadline) throw new Error(`${url} did not answer 200 in time:\n${child.output()}`);
+    await sleep(opts.intervalMs ?? 20);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output
+
+/** Prints rows as an aligned table; numbers are right-aligned. */
+export function printTable(header: string[], rows: (string | number)[][]): void {
+  const cells = [header, ...rows.map((r) => r.map(String))];
+  const widths = header.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
+  const numeric = header.map(
+    (_, i) => rows.length > 0 && rows.every((r) => typeof r[i] === 'number' || /^[\d.,×%-]+$/.test(String(r[i]))),
+  );
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of cells.slice(1)) console.log(line(r));
+}
+
+export function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** Nearest-rank percentile of an unsorted sample. */
+export function percentile(values: number[] | Float64Array, p: number): number {
+  if (values.length === 0) return NaN;
+  const s = Float64Array.from(values).sort();
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+}
