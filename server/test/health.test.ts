@@ -171,6 +171,12 @@ describe.each(databaseKinds())('health engine on %s', (kind) => {
     expect(jobs).toEqual([{ status: 'WARNING', success_count: 1, error_count: 1 }]);
     // The next run follows the schedule.
     expect(new Date(ok.next_runtime).getTime()).toBeGreaterThan(Date.now());
+    // Settings → Event Queue reads the summary per event name.
+    const summary = await api('/api/db/event_queue_summary?name=like.check.*&order=name', { as: viewer });
+    expect(await summary.json()).toEqual([
+      expect.objectContaining({ name: 'check.failed', pending: 1, failed: 0 }),
+      expect.objectContaining({ name: 'check.passed', pending: 1, failed: 0 }),
+    ]);
   });
 
   it('turns unhealthy when the target breaks, with one transition and one event', async () => {

@@ -403,6 +403,10 @@ describe.each(databaseKinds())('identity on %s', (kind) => {
       'state',
       'traits',
     ]);
+    const byEmail = await call('/api/users?limit=1000&sortBy=email&sortOrder=desc', { headers: admin.headers });
+    const emails = (byEmail.json as unknown as { data: { email: string }[] }).data.map((u) => u.email);
+    expect(emails).toEqual([...emails].sort().reverse());
+    expect((await call('/api/users?sortBy=password', { headers: admin.headers })).status).toBe(400);
   });
 
   it('turns features off on the server with {feature}.disable properties, parents included', async () => {

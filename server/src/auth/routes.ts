@@ -103,6 +103,17 @@ export function identityRoutes({ config, db, identity }: Deps): Hono<AuthEnv> {
   app.get('/users', async (c) => {
     await requirePermission(identity, c.get('principal'), 'identities', 'read');
     const limit = Math.min(Math.max(Number(c.req.query('limit') ?? 50) || 50, 1), 1000);
+    // ?sortBy=name|email|state|created_at&sortOrder=asc|desc (the table's sortable columns).
+    const sortColumns: Record<string, string> = {
+      name: 'p.name',
+      email: 'p.email',
+      state: 'p.state',
+      created_at: 'p.created_at',
+    };
+    const sortBy = sortColumns[c.req.query('sortBy') ?? 'name'];
+    if (!sortBy)
+      throw new HttpError(400, 'VALIDATION', `sortBy must be one of ${Object.keys(sortColumns).join(', ')}`, 'sortBy');
+    const sortOrder = c.req.query('sortOrder') === 'desc' ? 'DESC' : 'ASC';
     const offset = Math.max(Number(c.req.query('offset') ?? 0) || 0, 0);
     const { rows } = await db.query<{
       id: string;
@@ -118,7 +129,7 @@ export function identityRoutes({ config, db, identity }: Deps): Hono<AuthEnv> {
          count(*) OVER () AS total
        FROM people p LEFT JOIN person_roles r ON r.person_id = p.id
        WHERE p.deleted_at IS NULL AND p.type IS DISTINCT FROM 'agent'
-       GROUP BY p.id ORDER BY p.name, p.id LIMIT $1 OFFSET $2`,
+              GROUP BY p.id ORDER BY ${sortBy} ${sortOrder} NULLS LAST, p.id LIMIT $1 OFFSET $2`,
       [limit, offset],
     );
     let total = Number(rows[0]?.total ?? 0);

@@ -34,6 +34,7 @@ const relations: ExposedRelation[] = [
   { name: 'job_history', resource: 'database' },
   { name: 'job_history_names', resource: 'database' },
   { name: 'event_queue', resource: 'database' },
+  { name: 'event_queue_summary', resource: 'database' },
   { name: 'connections', resource: 'connections', secretColumns: ['password', 'certificate'] },
   { name: 'canaries', resource: 'canaries' },
   { name: 'checks', resource: 'canaries' },
