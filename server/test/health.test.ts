@@ -281,6 +281,53 @@ describe.each(databaseKinds())('health engine on %s', (kind) => {
     expect(daily.length).toBeGreaterThanOrEqual(1);
   });
 
+  it('expands one check into several results with a transform, and fails on expression errors', async () => {
+    const yaml = `apiVersion: canaries.flanksource.com/v1
+kind: Canary
+metadata: {name: fanout}
+spec:
+  http:
+    - name: items
+      url: ${target.url}/items
+      transform:
+        javascript: |
+          JSON.stringify(json.items.map(function (n) {
+            return { name: "item-" + n, pass: n !== 2, message: "value " + n, labels: { item: String(n) } };
+          }))
+    - name: broken-display
+      url: ${target.url}/items
+      display:
+        expr: "json.nope.deeper"
+`;
+    expect((await apply(yaml)).status).toBe(201);
+    await runDue('fanout');
+    const { rows } = await test.db.query<{
+      name: string;
+      status: string;
+      transformed_by: string | null;
+      labels: Record<string, string>;
+    }>(
+      `SELECT c.name, c.status, c.transformed_by, c.labels FROM checks c JOIN canaries ca ON ca.id = c.canary_id
+       WHERE ca.name = 'fanout' AND c.deleted_at IS NULL ORDER BY c.name`,
+    );
+    expect(rows.map((r) => [r.name, r.status])).toEqual([
+      ['broken-display', 'unhealthy'],
+      ['item-1', 'healthy'],
+      ['item-2', 'unhealthy'],
+      ['item-3', 'healthy'],
+      ['items', 'healthy'],
+    ]);
+    const parent = (await checkRow('items')).id;
+    expect(rows.filter((r) => r.name.startsWith('item-')).every((r) => r.transformed_by === parent)).toBe(true);
+    expect(rows.find((r) => r.name === 'item-2')!.labels).toEqual({ item: '2' });
+    const broken = await checkRow('broken-display');
+    const { rows: statuses } = await test.db.query<{ error: string }>(
+      'SELECT error FROM check_statuses WHERE check_id = $1',
+      [broken.id],
+    );
+    expect(statuses[0]!.error).toMatch(/^display could not be evaluated: /);
+  });
+
   it('removes checks dropped from the spec and deletes canaries', async () => {
     const res = await apply(canaryYaml(target.url).split('    - name: always-fails-test')[0]!);
     const { applied } = (await res.json()) as { applied: { id: string; checks: unknown[] }[] };
