@@ -38,8 +38,12 @@ export async function migrate(db: Database, migrations = loadMigrations()): Prom
     name text NOT NULL,
     applied_at timestamptz NOT NULL DEFAULT now()
   )`);
+    // The usual start: everything is applied already, found with one query and no locks.
+  const { rows: done } = await db.query<{ version: number }>('SELECT version FROM schema_migrations');
+  const known = new Set(done.map((r) => Number(r.version)));
   const applied: string[] = [];
   for (const m of migrations) {
+    if (known.has(m.version)) continue;
     const done = await db.transaction(async (tx) => {
       // Serialise replicas starting together; the lock ends with the transaction.
       await tx.query('SELECT pg_advisory_xact_lock(7253001)');
