@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
-import { startOpsdeck, type Opsdeck } from '../../server/src/app.js';
+import { startOpsdeck, type Opsdeck, type StartOptions } from '../../server/src/app.js';
 import type { Database } from '../../server/src/db/database.js';
 import { openTestDatabase, type TestDatabase } from '../../server/test/helpers/databases.js';
 
@@ -41,7 +41,15 @@ export interface ConsoleUnderTest {
   adminPage(): Promise<Page>;
 }
 
-export function useConsole(): ConsoleUnderTest {
+export interface ConsoleOptions {
+  /**
+   * Extra server configuration for this file (SMTP, OIDC, a fixed port and public URL), computed in
+   * the file's beforeAll, before the server starts: the place to start the services it points at.
+   */
+  config?: () => Partial<StartOptions> | Promise<Partial<StartOptions>>;
+}
+
+export function useConsole(options: ConsoleOptions = {}): ConsoleUnderTest {
   const app = {} as ConsoleUnderTest;
   let database: TestDatabase | undefined;
   const contexts: BrowserContext[] = [];
@@ -58,6 +66,7 @@ export function useConsole(): ConsoleUnderTest {
       // Every test signs in a few times; the production limit (10 a minute) would refuse it.
       signInRateLimit: 10_000,
       logLevel: 'warn',
+      ...(await options.config?.()),
     });
     app.url = app.server.url;
     app.db = database.db;
@@ -88,7 +97,7 @@ export function useConsole(): ConsoleUnderTest {
       if (!page.url().includes('/login')) await page.goto('/login');
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Password', { exact: true }).fill(password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.getByTestId('sidebar').waitFor();
     };
     let admin: { page: Page; context: BrowserContext } | undefined;

@@ -38,8 +38,11 @@ describe('sign-in', () => {
     await page.goto('/login');
     await page.getByLabel('Email').fill('admin@e2e.test');
     await page.getByLabel('Password', { exact: true }).fill('not-the-password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.getByTestId('login-error').textContent()).toMatch(/invalid email or password/i);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect.poll(() => page.getByTestId('login-error').textContent()).toBe('Invalid email or password');
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await expect(page.getByLabel('Email').inputValue()).resolves.toBe('admin@e2e.test');
+    expect((await page.request.get('/api/auth/whoami')).status()).toBe(401);
   });
 
   it('refuses a return_to on another origin and goes to / after signing in', async () => {

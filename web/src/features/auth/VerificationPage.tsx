@@ -54,8 +54,9 @@ function ResendForm() {
 
 export default function VerificationPage() {
   const [params] = useSearchParams();
-  const verified = params.get('verified') === 'true';
   const error = params.get('error');
+  // A bad link comes back as ?verified=true&error=… (the error is appended to the callback URL).
+  const verified = params.get('verified') === 'true' && !error;
   const footer = (
     <Link to="/" className="font-medium text-primary hover:underline">
       Continue to Opsdeck

@@ -13,10 +13,11 @@ export const authApi = {
   signIn: (email: string, password: string) =>
     api.post<SignInAnswer>('/api/auth/sign-in/email', { email, password, rememberMe: true }, flow),
   verifyTotp: (code: string) => api.post<unknown>('/api/auth/two-factor/verify-totp', { code }, flow),
+  // better-auth's genericOAuth providers sign in through /sign-in/social (there is no /sign-in/oauth2).
   signInOidc: (callbackURL: string) =>
     api.post<{ url: string; redirect: boolean }>(
-      '/api/auth/sign-in/oauth2',
-      { providerId: 'oidc', callbackURL, errorCallbackURL: '/error' },
+      '/api/auth/sign-in/social',
+      { provider: 'oidc', callbackURL, errorCallbackURL: '/error' },
       flow,
     ),
   signUp: (name: string, email: string, password: string) =>
@@ -29,8 +30,9 @@ export const authApi = {
     api.post<unknown>('/api/auth/request-password-reset', { email, redirectTo: '/recovery' }, flow),
   resetPassword: (token: string, newPassword: string) =>
     api.post<unknown>('/api/auth/reset-password', { token, newPassword }, flow),
+  // The server redirects a good link to callbackURL as it is and a bad one with ?error= added.
   sendVerificationEmail: (email: string) =>
-    api.post<unknown>('/api/auth/send-verification-email', { email, callbackURL: '/verification' }, flow),
+    api.post<unknown>('/api/auth/send-verification-email', { email, callbackURL: '/verification?verified=true' }, flow),
 
   // Signed-in profile calls: a 401 there is a lost session like anywhere else.
   updateName: (name: string) => api.post<unknown>('/api/auth/update-user', { name }),
