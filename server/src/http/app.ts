@@ -30,10 +30,10 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
 
   app.route(
     '/api/db',
-    restRoutes(ctx, {
+    restRoutes<AuthEnv>(ctx, {
       // Every resource the request reads or writes, embeds included, is checked against the caller's roles.
       async authorize(c, access) {
-        const principal = (c as { get(k: 'principal'): AuthEnv['Variables']['principal'] }).get('principal');
+        const principal = c.get('principal');
         for (const { resource, action } of access) {
           try {
             await requirePermission(identity, principal, resource, action);
@@ -64,6 +64,6 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
     return c.json({ error: 'Internal server error' }, 500);
   });
 
-  serveWeb(app as unknown as Hono, config.webDir);
+  serveWeb(app, config.webDir);
   return app;
 }

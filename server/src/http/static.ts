@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { Hono } from 'hono';
+import type { Env, Hono } from 'hono';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -36,7 +36,7 @@ const REVALIDATE = 'no-cache';
 const NOT_BUILT =
   'The Opsdeck web console is not built.\n\nRun `npm run build` (or `npm start`, which builds what is missing) and reload this page.\n';
 
-export function serveWeb(app: Hono, webDir: string): void {
+export function serveWeb<E extends Env>(app: Hono<E>, webDir: string): void {
   const root = path.resolve(webDir);
   const indexFile = path.join(root, 'index.html');
 

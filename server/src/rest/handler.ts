@@ -1,22 +1,22 @@
 // /api/db: parse → plan → SQL → execute → respond, and PostgREST-style errors.
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type Env } from 'hono';
 import type { AppContext } from '../app.js';
 import { isPgError } from '../db/database.js';
 import { ApiError, fromPgError } from './errors.js';
 import { parseRequest } from './parse.js';
 import { plan as makePlan, type Access, type Plan } from './plan.js';
-import { respond, singularError, type ApiResponse, type ResultRow } from './respond.js';
+import { respond, type ApiResponse, type ResultRow } from './respond.js';
 import { buildSql } from './sql.js';
 
-export interface RestHooks {
+export interface RestHooks<E extends Env = Env> {
   /** Decides whether the caller may touch these resources; throws an ApiError when not. */
-  authorize?(c: Context, access: Access[]): void | Promise<void>;
+  authorize?(c: Context<E>, access: Access[]): void | Promise<void>;
   /** Called after a write to a relation committed. */
   afterWrite?(relation: string): void;
 }
 
-export function restRoutes(ctx: AppContext, hooks: RestHooks = {}): Hono {
-  const app = new Hono();
+export function restRoutes<E extends Env = Env>(ctx: AppContext, hooks: RestHooks<E> = {}): Hono<E> {
+  const app = new Hono<E>();
   app.all('/*', async (c) => {
     try {
       const url = new URL(c.req.url);
@@ -34,9 +34,9 @@ export function restRoutes(ctx: AppContext, hooks: RestHooks = {}): Hono {
       await hooks.authorize?.(c, plan.access);
       const res = await execute(ctx, plan, method, req.prefer.tx === 'rollback');
       if (plan.kind === 'insert' || plan.kind === 'update' || plan.kind === 'delete') hooks.afterWrite?.(plan.relation);
-      return send(c, res);
+      return send(res);
     } catch (e) {
-      return send(c, errorResponse(e, c));
+      return send(errorResponse(e, c));
     }
   });
   return app;
@@ -79,8 +79,6 @@ function errorResponse(e: unknown, c: Context): ApiResponse {
   };
 }
 
-function send(c: Context, res: ApiResponse): Response {
+function send(res: ApiResponse): Response {
   return new Response(res.body, { status: res.status, headers: res.headers });
 }
-
-export { singularError };
