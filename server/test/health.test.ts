@@ -112,6 +112,13 @@ describe.each(databaseKinds())('health engine on %s', (kind) => {
       checks: [{ name: 'status-endpoint' }, { name: 'always-fails-test' }],
     });
     const yaml = await (await api(`/api/canary/${body.applied[0]!.id}/spec`)).text();
+    expect(yaml.startsWith('apiVersion: canaries.flanksource.com/v1\nkind: Canary\nmetadata:')).toBe(true);
+    // Applied checks show when they will first run.
+    const { rows: fresh } = await test.db.query<{ next_runtime: string | null }>(
+      `SELECT next_runtime FROM checks WHERE canary_id = $1`,
+      [body.applied[0]!.id],
+    );
+    expect(fresh.every((r) => r.next_runtime !== null)).toBe(true);
     expect(yaml).toContain("json.status == 'ok'");
     const again = await apply(canaryYaml(target.url));
     expect(((await again.json()) as { applied: { created: boolean }[] }).applied[0]!.created).toBe(false);
@@ -138,6 +145,12 @@ describe.each(databaseKinds())('health engine on %s', (kind) => {
     expect(syntaxError.line).toBeGreaterThanOrEqual(2);
     expect(syntaxError.message).toMatch(/\(line \d+, column \d+\)$/);
     expect((await apply('')).status).toBe(400);
+    // An error inside a check points at the field's own line.
+    const field = await apply(
+      `apiVersion: canaries.flanksource.com/v1\nkind: Canary\nmetadata:\n  name: fieldline\nspec:\n  http:\n    - name: a\n      url: http://x\n      thresholdMillis: abc\n`,
+    );
+    const fieldError = ((await field.json()) as { errors: { path: string; line: number }[] }).errors[0]!;
+    expect(fieldError).toMatchObject({ path: 'spec.http[0].thresholdMillis', line: 9 });
     expect((await apply(canaryYaml(target.url, 'nope'), viewer)).status).toBe(403);
   });
 
@@ -169,6 +182,10 @@ describe.each(databaseKinds())('health engine on %s', (kind) => {
       `SELECT status, success_count, error_count FROM job_history WHERE name = 'Canary'`,
     );
     expect(jobs).toEqual([{ status: 'WARNING', success_count: 1, error_count: 1 }]);
+    const listed = await api('/api/db/job_histories?resource_type=eq.canary&select=name,resource_name,status', {
+      as: viewer,
+    });
+    expect(await listed.json()).toEqual([{ name: 'Canary', resource_name: 'team-a/web', status: 'WARNING' }]);
     // The next run follows the schedule.
     expect(new Date(ok.next_runtime).getTime()).toBeGreaterThan(Date.now());
     // Settings → Event Queue reads the summary per event name.
@@ -235,6 +252,9 @@ describe.each(databaseKinds())('health engine on %s', (kind) => {
     ).json()) as { checks_summary: unknown[] };
     expect(filtered.checks_summary).toHaveLength(1);
     expect((await api('/api/canary/api/summary?start=yesterday-ish')).status).toBe(400);
+    expect((await api('/api/canary/api/summary?start=1mo')).status).toBe(200);
+    expect((await api('/api/canary/api/summary?start=now-1y')).status).toBe(200);
+    expect(item).toHaveProperty('agent_name', null);
   });
 
   it('serves per-check stats and history through /api/db as the console reads them', async () => {

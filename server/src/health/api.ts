@@ -25,8 +25,14 @@ export function parseTime(value: string | undefined, now = Date.now()): Date | u
   if (!value) return undefined;
   const v = value.trim();
   if (v === 'now') return new Date(now);
-  const rel = /^(?:now-)?(\d+(?:ms|s|m|h|d|w))+$/.exec(v) ? v.replace(/^now-/, '') : undefined;
-  if (rel) return new Date(now - parseDuration(rel));
+  // Durations back from now; months (mo, 30 days) and years (y, 365 days) as the time picker sends them.
+  const rel = /^(?:now-)?(\d+(?:ms|s|mo|m|h|d|w|y))+$/.exec(v) ? v.replace(/^now-/, '') : undefined;
+  if (rel) {
+    const expanded = rel
+      .replace(/(\d+)mo/g, (_, n: string) => `${Number(n) * 30}d`)
+      .replace(/(\d+)y/g, (_, n: string) => `${Number(n) * 365}d`);
+    return new Date(now - parseDuration(expanded));
+  }
   const t = /^\d+$/.test(v) ? Number(v) : Date.parse(v);
   if (Number.isNaN(t))
     throw new HttpError(400, 'VALIDATION', `"${value}" is not a time: use a duration like 1h or 7d, or an ISO date`);
@@ -46,7 +52,7 @@ WITH s AS (
 )
 SELECT coalesce(json_agg(json_build_object(
   'id', c.id, 'canary_id', c.canary_id, 'canary_name', ca.name, 'canary_namespace', ca.namespace,
-  'agent_id', c.agent_id, 'labels', ca.labels || c.labels, 'status', c.status, 'type', c.type, 'name', c.name,
+    'agent_id', c.agent_id, 'agent_name', ag.name, 'labels', ca.labels || c.labels, 'status', c.status, 'type', c.type, 'name', c.name,
   'namespace', c.namespace, 'owner', c.owner, 'severity', c.severity, 'icon', c.icon, 'description', c.description,
   'endpoint', c.endpoint,
   'uptime', json_build_object('passed', coalesce(s.passed, 0), 'failed', coalesce(s.failed, 0), 'last_pass', s.last_pass, 'last_fail', s.last_fail),
@@ -56,6 +62,7 @@ SELECT coalesce(json_agg(json_build_object(
 ) ORDER BY ca.name, c.name), '[]')::text AS checks
 FROM checks c
 JOIN canaries ca ON ca.id = c.canary_id
+LEFT JOIN agents ag ON ag.id = c.agent_id
 LEFT JOIN s ON s.check_id = c.id
 WHERE c.deleted_at IS NULL AND ca.deleted_at IS NULL
   AND ($3::jsonb IS NULL OR (ca.labels || c.labels) @> $3::jsonb)`;
@@ -109,7 +116,11 @@ export function healthRoutes(deps: Deps): Hono<AuthEnv> {
       [c.req.param('id')],
     );
     if (!rows[0]) throw new HttpError(404, 'NOT_FOUND', 'No such canary.');
-    return c.body(stringify(rows[0].spec), 200, { 'content-type': 'application/yaml; charset=utf-8' });
+    // jsonb keeps keys in its own order: write the resource's usual order back.
+    const { apiVersion, kind, metadata, spec, ...rest } = rows[0].spec as Record<string, unknown>;
+    return c.body(stringify({ apiVersion, kind, metadata, spec, ...rest }), 200, {
+      'content-type': 'application/yaml; charset=utf-8',
+    });
   });
 
   app.delete('/:id', async (c) => {

@@ -103,11 +103,13 @@ export function parseCanary(doc: ResourceDocument, checkers: ReadonlyMap<string,
     value.forEach((entry, i) => {
       const path = ['spec', key, i];
       try {
-        const parsed = validate(
-          { data: entry, locate: (p) => doc.locate([...path, ...p]) },
-          checker.schema,
-          path,
-        ) as Record<string, unknown> & { name: string };
+        // validate() prefixes issue paths with `path`, so the document's own locate applies as is.
+        const parsed = validate({ data: entry, locate: doc.locate }, checker.schema, path) as Record<
+          string,
+          unknown
+        > & {
+          name: string;
+        };
         if (seen.has(parsed.name)) {
           errors.push(
             new ResourceError(

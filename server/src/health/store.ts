@@ -88,6 +88,11 @@ export async function applyCanary(
       );
       checks.push({ id: rows[0]!.id, type: c.type, name: c.name });
     }
+    // New checks show when they will first run.
+    await tx.query(
+      `UPDATE checks SET next_runtime = (SELECT next_runtime FROM canaries WHERE id = $1) WHERE canary_id = $1 AND deleted_at IS NULL`,
+      [id],
+    );
     // Checks no longer in the spec go away (their history stays).
     await tx.query(
       `UPDATE checks SET deleted_at = now() WHERE canary_id = $1 AND deleted_at IS NULL AND transformed_by IS NULL AND NOT (id = ANY($2::uuid[]))`,

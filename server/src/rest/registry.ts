@@ -33,6 +33,7 @@ const relations: ExposedRelation[] = [
   { name: 'access_tokens', resource: 'identities', secretColumns: ['value'] },
   { name: 'job_history', resource: 'database' },
   { name: 'job_history_names', resource: 'database' },
+  { name: 'job_histories', resource: 'database' },
   { name: 'event_queue', resource: 'database' },
   { name: 'event_queue_summary', resource: 'database' },
   { name: 'connections', resource: 'connections', secretColumns: ['password', 'certificate'] },
