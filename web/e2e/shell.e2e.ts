@@ -26,7 +26,7 @@ describe('console shell', () => {
     const sidebar = page.getByTestId('sidebar');
     const main = [
       ['Dashboard', '/topology', 'The topology dashboard is coming'],
-      ['Health', '/health', 'The health dashboard is coming'],
+      ['Health', '/health', 'Filter by Health'],
       ['Incidents', '/incidents', 'Incidents are coming'],
       ['Catalog', '/catalog', 'The configuration catalog is coming'],
       ['Logs', '/logs', 'Logs are coming'],

@@ -32,6 +32,8 @@ export interface RequestOptions {
   query?: URLSearchParams | Record<string, QueryValue>;
   /** Sent as JSON. */
   body?: unknown;
+  /** Sent as it is (YAML documents); the caller sets its Content-Type. */
+  rawBody?: string;
   headers?: Record<string, string>;
   signal?: AbortSignal;
   timeoutMs?: number;
@@ -131,7 +133,9 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
 
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   let body: string | undefined;
-  if (options.body !== undefined) {
+  if (options.rawBody !== undefined) {
+    body = options.rawBody;
+  } else if (options.body !== undefined) {
     headers['Content-Type'] ??= 'application/json';
     body = JSON.stringify(options.body);
   }
@@ -175,7 +179,7 @@ async function dataOf<T>(p: Promise<ApiResponse<T>>): Promise<T> {
   return (await p).data;
 }
 
-type Opts = Omit<RequestOptions, 'method' | 'body'>;
+type Opts = Omit<RequestOptions, 'method' | 'body' | 'rawBody'>;
 
 export const api = {
   get: <T>(path: string, options?: Opts) => dataOf<T>(request<T>(path, { ...options, method: 'GET' })),

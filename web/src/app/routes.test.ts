@@ -104,5 +104,24 @@ describe('sidebar', () => {
     expect(labels(nav.main)).toEqual(['Dashboard', 'Incidents', 'Catalog', 'Playbooks']);
     expect(labels(nav.settings)).not.toContain('Log Backends');
     expect(labels(nav.settings)).not.toContain('Jobs History');
+    expect(labels(nav.settings)).not.toContain('Health Checks');
+  });
+});
+
+describe('health routes', () => {
+  it('guards /health with read on canaries and the health feature, loaded lazily', () => {
+    const health = route('/health');
+    expect(health.access).toEqual({ resource: 'canaries', feature: 'health' });
+    expect(health.props).toBeUndefined();
+    expect(checkAccess(health.access!, subject(['viewer']))).toBe('allowed');
+  });
+
+  it('lists and edits health checks under Settings, for those who may read canaries', () => {
+    for (const path of ['/settings/canaries', '/settings/canaries/:id']) {
+      expect(route(path).access).toEqual({ resource: 'canaries', action: 'read', feature: 'settings.health' });
+    }
+    expect(labels(navigationFor(subject(['editor'])).settings)).toContain('Health Checks');
+    const healthOff = subject(['admin'], [{ name: 'health.disable', value: 'true' }]);
+    expect(checkAccess(route('/settings/canaries').access!, healthOff)).toBe('feature-disabled');
   });
 });

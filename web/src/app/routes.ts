@@ -93,8 +93,7 @@ export const ROUTES: AppRoute[] = [
   {
     path: '/health',
     title: 'Health',
-    load: placeholder,
-    props: { area: 'health' },
+    load: () => import('../features/health/HealthPage'),
     access: { resource: 'canaries', feature: 'health' },
     layout: 'shell',
     nav: { group: 'main', label: 'Health', icon: Activity },

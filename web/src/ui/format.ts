@@ -35,3 +35,16 @@ export function formatDuration(ms: number | null | undefined): string {
   if (ms < 3_600_000) return `${Math.floor(ms / 60_000)}m ${Math.round((ms % 60_000) / 1000)}s`;
   return `${Math.floor(ms / 3_600_000)}h ${Math.round((ms % 3_600_000) / 60_000)}m`;
 }
+
+/** A time ahead as 'in 4m', 'in 2h', 'in 3d'; 'due now' once it has passed. */
+export function formatTimeUntil(value: string | Date | null | undefined, now: Date = new Date()): string {
+  if (!value) return '';
+  const d = value instanceof Date ? value : new Date(value);
+  const s = Math.round((d.getTime() - now.getTime()) / 1000);
+  if (Number.isNaN(s)) return '';
+  if (s <= 0) return 'due now';
+  if (s < 60) return `in ${s}s`;
+  if (s < 3600) return `in ${Math.round(s / 60)}m`;
+  if (s < 86_400) return `in ${Math.round(s / 3600)}h`;
+  return `in ${Math.round(s / 86_400)}d`;
+}

@@ -13,4 +13,7 @@ export const settingsKeys = {
   resourceList: (table: string, page: Record<string, unknown>) =>
     [...settingsKeys.resources(table), 'list', page] as const,
   resource: (table: string, id: string) => [...settingsKeys.resources(table), 'detail', id] as const,
+  teamMembers: (teamId: string) => [...settingsKeys.all, 'team-members', teamId] as const,
+  /** Everyone who can be added to a team (not deleted), by name. */
+  people: () => [...settingsKeys.all, 'people'] as const,
 };

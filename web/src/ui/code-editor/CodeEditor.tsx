@@ -7,7 +7,7 @@ import { EditorView } from '@codemirror/view';
 import CodeMirror from '@uiw/react-codemirror';
 import { useMemo } from 'react';
 import type { JsonSchema } from '@opsdeck/common/jsonSchema';
-import { parseEditorDocument, type DocumentLanguage } from './document';
+import { parseEditorDocument, type DocumentLanguage, type DocumentProblem } from './document';
 
 export interface CodeEditorProps {
   value: string;
@@ -20,6 +20,8 @@ export interface CodeEditorProps {
   maxHeight?: string;
   dark?: boolean;
   ariaLabel?: string;
+  /** Problems found elsewhere (the server's answer to a save), marked like the editor's own. */
+  extraProblems?: readonly DocumentProblem[];
 }
 
 export default function CodeEditor({
@@ -32,6 +34,7 @@ export default function CodeEditor({
   maxHeight = '70vh',
   dark,
   ariaLabel,
+  extraProblems,
 }: CodeEditorProps) {
   const extensions = useMemo(
     () => [
@@ -41,9 +44,11 @@ export default function CodeEditor({
         (view): Diagnostic[] => {
           const text = view.state.doc.toString();
           if (!text.trim()) return [];
-          return parseEditorDocument(text, language, schema).problems.map((p) => {
+          const problems = [...parseEditorDocument(text, language, schema).problems, ...(extraProblems ?? [])];
+          return problems.map((p) => {
             const line = view.state.doc.line(Math.min(Math.max(p.line, 1), view.state.doc.lines));
-            return { from: line.from, to: line.to, severity: 'error', message: p.message };
+            const from = p.column ? Math.min(line.from + p.column - 1, line.to) : line.from;
+            return { from, to: line.to > from ? line.to : from, severity: 'error', message: p.message };
           });
         },
         { delay: 300 },
@@ -53,7 +58,7 @@ export default function CodeEditor({
       EditorView.theme({ '.cm-content, .cm-gutter': { minHeight } }),
       EditorView.contentAttributes.of({ 'aria-label': ariaLabel ?? `${language.toUpperCase()} editor` }),
     ],
-    [language, schema, ariaLabel, minHeight],
+    [language, schema, ariaLabel, minHeight, extraProblems],
   );
 
   return (

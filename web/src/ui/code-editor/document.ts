@@ -9,6 +9,8 @@ export type DocumentLanguage = 'yaml' | 'json';
 export interface DocumentProblem {
   /** One-based line. */
   line: number;
+  /** One-based column, when known (errors reported by the server). */
+  column?: number;
   message: string;
 }
 
@@ -77,7 +79,7 @@ export function formatEditorDocument(value: unknown, language: DocumentLanguage)
   return language === 'json' ? `${JSON.stringify(value, null, 2)}\n` : stringify(value, { indent: 2, lineWidth: 0 });
 }
 
-/** 'Line 3: missing required property …' */
+/** 'Line 3: missing required property …', or 'Line 3, column 7: …' when the column is known. */
 export function describeProblem(problem: DocumentProblem): string {
-  return `Line ${problem.line}: ${problem.message}`;
+  return `Line ${problem.line}${problem.column ? `, column ${problem.column}` : ''}: ${problem.message}`;
 }

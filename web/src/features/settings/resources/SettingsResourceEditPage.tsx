@@ -1,8 +1,9 @@
 // /settings/<table>/<id> (id 'new' to add): the edit page of a settings resource with Spec and
-// Job History tabs. Spec has a Form tab (name, icon, namespace, labels, schedule, spec editor)
-// and a Code tab (the whole resource as YAML or JSON, checked against its JSON Schema with the
-// error lines shown). An invalid document is never saved. Name and namespace are read-only when
-// editing; resources from another source (agent, file, Kubernetes) are read-only altogether.
+// Job History tabs, and for teams a Members tab (?tab=manageTeam, ../teams/TeamMembersTab). Spec has
+// a Form tab (name, icon, namespace, labels, schedule, spec editor) and a Code tab (the whole
+// resource as YAML or JSON, checked against its JSON Schema with the error lines shown). An invalid
+// document is never saved. Name and namespace are read-only when editing; resources from another
+// source (agent, file, Kubernetes) are read-only altogether.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, FileCode2, Save, Trash2 } from 'lucide-react';
 import { useMemo, useState, type ReactNode } from 'react';
@@ -20,6 +21,7 @@ import {
   formatEditorDocument,
   parseEditorDocument,
   type DocumentLanguage,
+  type DocumentProblem,
 } from '../../../ui/code-editor';
 import { ConfirmDialog } from '../../../ui/dialog';
 import { EmptyState } from '../../../ui/empty-state';
@@ -30,16 +32,13 @@ import { Skeleton } from '../../../ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../ui/tabs';
 import { toast } from '../../../ui/toast';
 import { JobHistoryTable } from '../jobs/JobHistoryTable';
+import { healthKeys } from '../../health';
 import { settingsKeys } from '../keys';
+import { TeamMembersTab } from '../teams/TeamMembersTab';
 import { settingsResourceKind, type SettingsResourceKind } from './kinds';
-import {
-  documentOf,
-  emptyDocument,
-  isLocallyEditable,
-  resourcesApi,
-  type ResourceDocument,
-  type SettingsResourceRow,
-} from './resourcesApi';
+import { isLocallyEditable, resourcesApi, type ResourceDocument, type SettingsResourceRow } from './resourcesApi';
+import { HttpChecksForm } from './canary/HttpChecksForm';
+import { storeFor } from './resourceStores';
 import { RESOURCE_SCHEMAS } from './schemas';
 import { SourceBadge } from './SourceBadge';
 
@@ -101,7 +100,8 @@ function ResourceEditor({
   back: ReactNode;
 }) {
   const [params, setParams] = useSearchParams();
-  const tab = params.get('tab') === 'jobHistory' && row ? 'jobHistory' : 'spec';
+  const requested = params.get('tab');
+  const tab = row && (requested === 'jobHistory' || (requested === 'manageTeam' && kind.members)) ? requested : 'spec';
   const setTab = (t: string) =>
     setParams(
       (prev) => {
@@ -135,14 +135,20 @@ function ResourceEditor({
       <Tabs value={tab} onValueChange={setTab}>
         <TabsList>
           <TabsTrigger value="spec">Spec</TabsTrigger>
+          {row && kind.members && <TabsTrigger value="manageTeam">Members</TabsTrigger>}
           {row && <TabsTrigger value="jobHistory">Job History</TabsTrigger>}
         </TabsList>
         <TabsContent value="spec" className="pt-4">
           <SpecEditor kind={kind} row={row} />
         </TabsContent>
+        {row && kind.members && (
+          <TabsContent value="manageTeam" className="pt-4">
+            <TeamMembersTab kind={kind} team={row} />
+          </TabsContent>
+        )}
         {row && (
           <TabsContent value="jobHistory" className="pt-4">
-            <ResourceJobHistory resourceId={row.id} />
+            <ResourceJobHistory resourceId={row.id} resourceType={kind.jobResourceType} />
           </TabsContent>
         )}
       </Tabs>
@@ -150,9 +156,9 @@ function ResourceEditor({
   );
 }
 
-function ResourceJobHistory({ resourceId }: { resourceId: string }) {
+function ResourceJobHistory({ resourceId, resourceType }: { resourceId: string; resourceType?: string }) {
   const list = useListState({ defaultPageSize: 150, defaultSortBy: 'created_at', defaultSortOrder: 'desc' });
-  return <JobHistoryTable filters={{ resourceId, status: { include: [], exclude: [] } }} list={list} />;
+  return <JobHistoryTable filters={{ resourceId, resourceType, status: { include: [], exclude: [] } }} list={list} />;
 }
 
 function labelsToText(labels: unknown): string {
@@ -181,27 +187,34 @@ function SpecEditor({ kind, row }: { kind: SettingsResourceKind; row?: SettingsR
   const editable = canWrite && isLocallyEditable(row);
   const schema = RESOURCE_SCHEMAS[kind.table];
   const has = (f: string) => (kind.fields as readonly string[]).includes(f);
+  const store = storeFor(kind);
 
-  const [doc, setDoc] = useState<ResourceDocument>(() => (row ? documentOf(kind, row) : emptyDocument(kind)));
+  const [doc, setDoc] = useState<ResourceDocument>(() => store.initial(row));
   const [mode, setMode] = useState<'form' | 'code'>('form');
   const [language, setLanguage] = useState<DocumentLanguage>('yaml');
   const [code, setCode] = useState('');
   const [specText, setSpecText] = useState(() => formatEditorDocument(doc.spec ?? {}, 'yaml'));
   const [confirmDelete, setConfirmDelete] = useState(false);
+  // What the server found wrong with the last document sent; cleared by the next edit.
+  const [serverProblems, setServerProblems] = useState<DocumentProblem[]>([]);
+  // Specialised check forms (canaries): their invalid entries, and a revision that remounts them.
+  const [checkProblems, setCheckProblems] = useState<string[]>([]);
+  const [specRevision, setSpecRevision] = useState(0);
 
   const codeCheck = useMemo(
     () => (mode === 'code' ? parseEditorDocument(code, language, schema) : undefined),
     [mode, code, language, schema],
   );
   const formProblems = useMemo(
-    () => (mode === 'form' && schema ? validateJsonSchema(schema, doc).map(describeSchemaError) : []),
-    [mode, schema, doc],
+    () => (mode === 'form' && schema ? validateJsonSchema(schema, store.toCode(doc)).map(describeSchemaError) : []),
+    [mode, schema, doc, store],
   );
 
   const switchMode = (next: string) => {
     if (next === mode) return;
     if (next === 'code') {
-      setCode(formatEditorDocument(doc, language));
+      setCode(formatEditorDocument(store.toCode(doc), language));
+      setServerProblems([]);
       setMode('code');
       return;
     }
@@ -210,8 +223,11 @@ function SpecEditor({ kind, row }: { kind: SettingsResourceKind; row?: SettingsR
       toast.error('Fix the errors in the code before switching to the form');
       return;
     }
-    const value = (parsed.value ?? {}) as ResourceDocument;
+    const value = store.fromCode(parsed.value);
     setDoc(value);
+    setServerProblems([]);
+    setCheckProblems([]);
+    setSpecRevision((r) => r + 1);
     setSpecText(formatEditorDocument(value.spec ?? {}, 'yaml'));
     setMode('form');
   };
@@ -224,19 +240,29 @@ function SpecEditor({ kind, row }: { kind: SettingsResourceKind; row?: SettingsR
 
   const save = useMutation({
     mutationFn: (value: ResourceDocument) =>
-      row ? resourcesApi.update(kind, row.id, value) : resourcesApi.create(kind, value, session.person.id),
-    onSuccess: (saved, value) => {
-      toast.success(`${value.name} ${row ? 'updated' : 'created'} successfully`);
+      store.save({
+        doc: value,
+        row,
+        text: mode === 'code' ? code : undefined,
+        language,
+        createdBy: session.person.id,
+      }),
+    onSuccess: (saved) => {
+      setServerProblems([]);
+      toast.success(`${saved.name} ${saved.created ? 'created' : 'updated'} successfully`);
       void queryClient.invalidateQueries({ queryKey: settingsKeys.resources(kind.table) });
-      if (!row && saved?.id) navigate(`/settings/${kind.table}/${saved.id}`, { replace: true });
+      if (kind.store === 'canary') void queryClient.invalidateQueries({ queryKey: healthKeys.all });
+      if (saved.id && saved.id !== row?.id) navigate(`/settings/${kind.table}/${saved.id}`, { replace: true });
     },
-    onError: (e) => toast.error(errorMessage(e)),
+    onError: (e) => {
+      const located = store.problemsOf(e);
+      if (located.length) setServerProblems(located);
+      else toast.error(errorMessage(e));
+    },
   });
 
   const remove = useMutation({
-    mutationFn: async () => {
-      await resourcesApi.remove(kind, row!.id);
-    },
+    mutationFn: () => store.remove(row!),
     onSuccess: () => {
       toast.success(`${row!.name} deleted successfully`);
       void queryClient.invalidateQueries({ queryKey: settingsKeys.resources(kind.table) });
@@ -254,16 +280,22 @@ function SpecEditor({ kind, row }: { kind: SettingsResourceKind; row?: SettingsR
     return formProblems.length ? undefined : doc;
   };
 
-  const problems = mode === 'code' ? (codeCheck?.problems.map(describeProblem) ?? []) : formProblems;
+  const problems = [
+    ...(mode === 'code' ? (codeCheck?.problems.map(describeProblem) ?? []) : [...formProblems, ...checkProblems]),
+    // Lines of the server's problems refer to the text sent: the Code tab's, or the form's YAML.
+    ...serverProblems.map((p) => (mode === 'code' ? describeProblem(p) : p.message)),
+  ];
   const busyLabel = row ? 'Updating' : 'Saving';
   const idleLabel = row ? 'Update' : 'Save';
 
-  const set = (field: string, value: unknown) =>
+  const set = (field: string, value: unknown) => {
+    setServerProblems([]);
     setDoc((d) => {
       const next = { ...d, [field]: value };
       if (value === undefined || value === '') delete next[field as keyof ResourceDocument];
       return next;
     });
+  };
 
   return (
     <Card>
@@ -348,7 +380,11 @@ function SpecEditor({ kind, row }: { kind: SettingsResourceKind; row?: SettingsR
                     onChange={(e) => set('schedule', e.target.value)}
                   >
                     <option value="">No schedule</option>
-                    {SCHEDULES.map((s) => (
+                    {/* A schedule written in YAML (cron, @every 2m) stays selectable. */}
+                    {[
+                      ...SCHEDULES,
+                      ...(doc.schedule && !SCHEDULES.includes(String(doc.schedule)) ? [String(doc.schedule)] : []),
+                    ].map((s) => (
                       <option key={s} value={s}>
                         {s}
                       </option>
@@ -372,6 +408,19 @@ function SpecEditor({ kind, row }: { kind: SettingsResourceKind; row?: SettingsR
               </Field>
             )}
           </div>
+          {kind.store === 'canary' && (
+            <HttpChecksForm
+              // Edits in the spec editor (or the Code tab) start the forms over from the new spec.
+              key={specRevision}
+              spec={(doc.spec ?? {}) as Record<string, unknown>}
+              readOnly={!editable}
+              onChange={(spec) => {
+                set('spec', spec);
+                setSpecText(formatEditorDocument(spec, 'yaml'));
+              }}
+              onProblems={setCheckProblems}
+            />
+          )}
           {has('spec') && (
             <div className="space-y-1.5">
               <p className="text-[13px] font-medium">Spec</p>
@@ -383,6 +432,7 @@ function SpecEditor({ kind, row }: { kind: SettingsResourceKind; row?: SettingsR
                 ariaLabel="Spec editor"
                 onChange={(text) => {
                   setSpecText(text);
+                  setSpecRevision((r) => r + 1);
                   const parsed = parseEditorDocument(text, 'yaml');
                   // A spec that does not parse is only logged; the last good spec stays (spec/3 §2).
                   if (parsed.value === undefined && parsed.problems.length)
@@ -398,8 +448,12 @@ function SpecEditor({ kind, row }: { kind: SettingsResourceKind; row?: SettingsR
           <CodeEditor
             language={language}
             value={code}
-            onChange={setCode}
+            onChange={(text) => {
+              setCode(text);
+              setServerProblems([]);
+            }}
             schema={schema}
+            extraProblems={serverProblems}
             readOnly={!editable}
             minHeight="380px"
             ariaLabel={`${kind.singular} ${language.toUpperCase()}`}

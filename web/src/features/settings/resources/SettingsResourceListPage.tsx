@@ -16,7 +16,7 @@ import { useListState } from '../../../ui/list-state';
 import { usePageHeader } from '../../../ui/page-header';
 import { settingsKeys } from '../keys';
 import { SourceBadge } from './SourceBadge';
-import { settingsResourceKind, type SettingsResourceKind } from './kinds';
+import { settingsResourceKind, type ListColumn, type SettingsResourceKind } from './kinds';
 import { resourcesApi, type SettingsResourceRow } from './resourcesApi';
 
 const column = createColumnHelper<SettingsResourceRow>();
@@ -25,52 +25,67 @@ const column = createColumnHelper<SettingsResourceRow>();
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyColumn = ColumnDef<SettingsResourceRow, any>;
 
+const defaultListColumns = (kind: SettingsResourceKind): ListColumn[] => [
+  ...kind.fields.filter((f): f is 'namespace' | 'schedule' | 'labels' =>
+    ['namespace', 'schedule', 'labels'].includes(f),
+  ),
+  'source',
+  'created_at',
+  'updated_at',
+];
+
+function columnFor(id: ListColumn): AnyColumn {
+  switch (id) {
+    case 'namespace':
+      return column.accessor('namespace', {
+        header: 'Namespace',
+        cell: (c) => <span className="text-muted">{c.getValue()}</span>,
+      });
+    case 'schedule':
+      return column.accessor('schedule', {
+        header: 'Schedule',
+        cell: (c) => <span className="font-mono text-[12.5px]">{c.getValue()}</span>,
+      });
+    case 'labels':
+      return column.accessor('labels', {
+        header: 'Labels',
+        enableSorting: false,
+        cell: (c) => (
+          <div className="flex flex-wrap gap-1">
+            {Object.entries(c.getValue() ?? {}).map(([k, v]) => (
+              <Badge key={k}>
+                {k}={String(v)}
+              </Badge>
+            ))}
+          </div>
+        ),
+      });
+    case 'checks':
+      return column.accessor((r) => r.checks?.[0]?.count ?? 0, {
+        id: 'checks',
+        header: 'Checks',
+        enableSorting: false,
+        cell: (c) => <span className="tabular-nums">{c.getValue()}</span>,
+      });
+    case 'source':
+      return column.accessor('source', { header: 'Source', cell: (c) => <SourceBadge source={c.getValue()} /> });
+    case 'created_at':
+      return column.accessor('created_at', {
+        header: 'Created At',
+        cell: (c) => <span className="text-muted tabular-nums">{formatDateTime(c.getValue())}</span>,
+      });
+    case 'updated_at':
+      return column.accessor('updated_at', {
+        header: 'Updated At',
+        cell: (c) => <span className="text-muted tabular-nums">{formatDateTime(c.getValue())}</span>,
+      });
+  }
+}
+
 function columnsFor(kind: SettingsResourceKind): AnyColumn[] {
-  const has = (f: string) => (kind.fields as readonly string[]).includes(f);
   return [
     column.accessor('name', { header: 'Name', cell: (c) => <span className="font-medium">{c.getValue()}</span> }),
-    ...(has('namespace')
-      ? [
-          column.accessor('namespace', {
-            header: 'Namespace',
-            cell: (c) => <span className="text-muted">{c.getValue()}</span>,
-          }),
-        ]
-      : []),
-    ...(has('schedule')
-      ? [
-          column.accessor('schedule', {
-            header: 'Schedule',
-            cell: (c) => <span className="font-mono text-[12.5px]">{c.getValue()}</span>,
-          }),
-        ]
-      : []),
-    ...(has('labels')
-      ? [
-          column.accessor('labels', {
-            header: 'Labels',
-            enableSorting: false,
-            cell: (c) => (
-              <div className="flex flex-wrap gap-1">
-                {Object.entries(c.getValue() ?? {}).map(([k, v]) => (
-                  <Badge key={k}>
-                    {k}={v}
-                  </Badge>
-                ))}
-              </div>
-            ),
-          }),
-        ]
-      : []),
-    column.accessor('source', { header: 'Source', cell: (c) => <SourceBadge source={c.getValue()} /> }),
-    column.accessor('created_at', {
-      header: 'Created At',
-      cell: (c) => <span className="text-muted tabular-nums">{formatDateTime(c.getValue())}</span>,
-    }),
-    column.accessor('updated_at', {
-      header: 'Updated At',
-      cell: (c) => <span className="text-muted tabular-nums">{formatDateTime(c.getValue())}</span>,
-    }),
+    ...(kind.listColumns ?? defaultListColumns(kind)).map(columnFor),
   ] as AnyColumn[];
 }
 

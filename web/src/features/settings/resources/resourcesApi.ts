@@ -16,6 +16,8 @@ export interface SettingsResourceRow {
   created_at: string;
   updated_at: string;
   deleted_at?: string | null;
+  /** Embedded count of the row's checks (health checks). */
+  checks?: Array<{ count: number }>;
 }
 
 /** The editable part of a row, as the form and the code editor hold it. */
@@ -28,9 +30,11 @@ export interface ResourcePage {
   sortOrder: 'asc' | 'desc';
 }
 
-function columns(kind: SettingsResourceKind): string {
+function columns(kind: SettingsResourceKind, forList = false): string {
   const extra = ['source', 'created_by', 'created_at', 'updated_at'];
-  return ['id', ...kind.fields, ...extra].join(',');
+  // The list shows counts; the spec (a whole resource for canaries) is only read for editing.
+  const counts = forList && kind.listColumns?.includes('checks') ? ['checks(count)'] : [];
+  return ['id', ...kind.fields, ...extra, ...counts].join(',');
 }
 
 /** Source UI or empty is editable here; anything else (an agent, a file, Kubernetes) is read-only. */
@@ -57,8 +61,9 @@ export function emptyDocument(kind: SettingsResourceKind): ResourceDocument {
 
 export const resourcesApi = {
   list(kind: SettingsResourceKind, page: ResourcePage, signal?: AbortSignal) {
-    const q = db<SettingsResourceRow>(kind.table).select(columns(kind));
+    const q = db<SettingsResourceRow>(kind.table).select(columns(kind, true));
     if (kind.softDelete) q.is('deleted_at', null);
+    if (kind.listColumns?.includes('checks')) q.is('checks.deleted_at', null);
     return q
       .order(page.sortBy ?? 'name', { ascending: page.sortOrder === 'asc' })
       .page(page.pageIndex, page.pageSize)

@@ -1,0 +1,214 @@
+// /health: the health dashboard (spec/1 §2). The summary is fetched for the chosen time range
+// and polled at the chosen refresh rate (a superseded request is aborted); search, label filters,
+// Hide Passing, tabs, grouping, sorting and layout all live in the query string and are applied
+// here, in the browser. ?checkId= opens the check drawer.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { defaultRangeForLastRun } from '@opsdeck/common/healthChecks';
+import { durationMinutes, shorthandRange, TIME_RANGE_OPTIONS } from '@opsdeck/common/timeRange';
+import { errorMessage } from '../../api/client';
+import { Alert } from '../../ui/alert';
+import { cn } from '../../ui/cn';
+import { Select } from '../../ui/input';
+import { usePageHeader } from '../../ui/page-header';
+import { RefreshRateMenu, useRefreshRate } from '../../ui/refresh-rate';
+import {
+  ALL_TAB,
+  filterForTabs,
+  groupChecks,
+  healthCounts,
+  labelCatalogue,
+  sortChecks,
+  tabsOf,
+  visibleChecks,
+} from './checkFilters';
+import { ChecksCards } from './components/ChecksCards';
+import { ChecksTable } from './components/ChecksTable';
+import { FilterBar } from './components/FilterBar';
+import { FilterSidebar } from './components/FilterSidebar';
+import { HealthDot } from './components/HealthDot';
+import { healthApi } from './healthApi';
+import { healthKeys } from './keys';
+import { LOCAL_AGENT_ID, type CheckSummary } from './types';
+import { summaryStart } from './healthParams';
+import { useHealthView } from './useHealthView';
+
+const CheckDrawer = lazy(() => import('./drawer/CheckDrawer'));
+
+function rangeLabel(range: string): string {
+  return shorthandRange(range)?.display ?? range;
+}
+
+export default function HealthPage() {
+  const [view, update] = useHealthView();
+  // Without a range in the link, the range follows the age of the most recent run (spec/1 §9).
+  const [derivedRange, setDerivedRange] = useState<string>('1h');
+  const range = view.timeRange ?? derivedRange;
+  const refresh = useRefreshRate('health', durationMinutes(range));
+
+  const start = summaryStart(range);
+  const summary = useQuery({
+    queryKey: healthKeys.summary({ start }),
+    queryFn: ({ signal }) => healthApi.summary(start, signal),
+    placeholderData: keepPreviousData,
+    refetchInterval: refresh.intervalMs,
+    meta: { silent: true }, // shown above the table
+  });
+  const all = useMemo(() => summary.data?.checks_summary ?? [], [summary.data]);
+
+  const [derivedFrom, setDerivedFrom] = useState<unknown>(undefined);
+  if (!view.timeRange && summary.data && !summary.isPlaceholderData && derivedFrom !== summary.data) {
+    setDerivedFrom(summary.data);
+    const newest = all.reduce<string | null>(
+      (m, c) => (c.last_runtime && (!m || c.last_runtime > m) ? c.last_runtime : m),
+      null,
+    );
+    const next = defaultRangeForLastRun(newest, new Date());
+    if (next !== derivedRange) setDerivedRange(next);
+  }
+
+  const labels = useMemo(() => labelCatalogue(all), [all]);
+  const forTabs = useMemo(() => filterForTabs(all, view), [all, view]);
+  const tabs = useMemo(() => tabsOf(forTabs, view.tabBy), [forTabs, view.tabBy]);
+  const groups = useMemo(
+    () => groupChecks(sortChecks(visibleChecks(all, view), view.sortBy, view.sortDesc), view.groupBy),
+    [all, view],
+  );
+  const counts = useMemo(() => healthCounts(forTabs), [forTabs]);
+
+  const agentIds = useMemo(
+    () => [...new Set(all.map((c) => c.agent_id).filter((id): id is string => !!id && id !== LOCAL_AGENT_ID))].sort(),
+    [all],
+  );
+  const agents = useQuery({
+    queryKey: healthKeys.agents(agentIds),
+    queryFn: ({ signal }) => healthApi.agentNames(agentIds, signal),
+    enabled: view.tabBy === 'agent' && agentIds.length > 0,
+    meta: { silent: true },
+  });
+  const tabLabel = (value: string) =>
+    view.tabBy === 'agent' ? (value === LOCAL_AGENT_ID ? 'local' : (agents.data?.[value] ?? value)) : value;
+
+  const open = useCallback((c: CheckSummary) => update({ checkId: c.id }), [update]);
+  const refetch = summary.refetch;
+  const onRefresh = useCallback(() => void refetch(), [refetch]);
+
+  const extra = useMemo(
+    () => (
+      <>
+        <div
+          className="inline-flex h-8 items-center gap-3 rounded-md border border-border bg-surface px-3 text-[13px] shadow-sm"
+          data-testid="health-counts"
+        >
+          <span className="inline-flex items-center gap-1.5" data-testid="health-passing">
+            <HealthDot health="healthy" label="passing" />
+            <strong className="font-semibold tabular-nums">{counts.passing}</strong>
+            <span className="text-muted">passing</span>
+          </span>
+          <span className="h-4 w-px bg-border" aria-hidden />
+          <span className="inline-flex items-center gap-1.5" data-testid="health-failing">
+            <HealthDot health="unhealthy" label="failing" />
+            <strong className="font-semibold tabular-nums">{counts.failing}</strong>
+            <span className="text-muted">failing</span>
+          </span>
+        </div>
+        <Select
+          aria-label="Time range"
+          data-testid="health-time-range"
+          className="h-8 w-40 text-[13px]"
+          value={range}
+          onChange={(e) => update({ timeRange: e.target.value })}
+        >
+          {TIME_RANGE_OPTIONS.map((r) => (
+            <option key={r} value={r}>
+              {rangeLabel(r)}
+            </option>
+          ))}
+        </Select>
+        <RefreshRateMenu state={refresh} />
+      </>
+    ),
+    [counts.passing, counts.failing, range, refresh, update],
+  );
+  usePageHeader({ extra, onRefresh, loading: summary.isFetching });
+
+  const loading = summary.isPending || (summary.isFetching && summary.isPlaceholderData);
+  const tabValues = tabs.map((t) => t.value);
+  const selectedMissing = view.tab !== ALL_TAB && !tabValues.includes(view.tab);
+
+  return (
+    <div className="grid gap-5 lg:grid-cols-[248px_minmax(0,1fr)]">
+      <FilterSidebar
+        hidePassing={view.hidePassing}
+        onHidePassing={(hidePassing) => update({ hidePassing })}
+        labels={labels}
+        value={view.labels}
+        onChange={(labels) => update({ labels })}
+      />
+      <div className="min-w-0 space-y-3">
+        <FilterBar view={view} update={update} labels={labels} />
+        <div
+          role="tablist"
+          aria-label={`Checks by ${view.tabBy}`}
+          className="flex gap-1 overflow-x-auto border-b border-border"
+          data-testid="health-tabs"
+        >
+          {[
+            { value: ALL_TAB, label: 'All', count: forTabs.length },
+            ...tabs.map((t) => ({ value: t.value, label: tabLabel(t.value), count: t.count })),
+            ...(selectedMissing ? [{ value: view.tab, label: tabLabel(view.tab), count: 0 }] : []),
+          ].map((t) => {
+            const active = view.tab === t.value;
+            return (
+              <button
+                key={t.value}
+                type="button"
+                role="tab"
+                aria-selected={active}
+                onClick={() => update({ tab: t.value })}
+                className={cn(
+                  '-mb-px inline-flex cursor-pointer items-center gap-1.5 whitespace-nowrap border-b-2 px-3 py-2 text-[13px] font-medium transition-colors',
+                  active ? 'border-primary text-foreground' : 'border-transparent text-muted hover:text-foreground',
+                )}
+              >
+                {t.label}
+                <span
+                  className={cn(
+                    'rounded-full px-1.5 text-[11px] tabular-nums',
+                    active ? 'bg-primary-soft text-primary' : 'bg-surface-muted text-muted',
+                  )}
+                >
+                  {t.count}
+                </span>
+              </button>
+            );
+          })}
+        </div>
+        {summary.isError && <Alert tone="error">{errorMessage(summary.error)}</Alert>}
+        {view.layout === 'card' ? (
+          <ChecksCards groups={groups} groupBy={view.groupBy} loading={loading} onOpen={open} />
+        ) : (
+          <ChecksTable
+            groups={groups}
+            groupBy={view.groupBy}
+            loading={loading}
+            sortBy={view.sortBy}
+            sortDesc={view.sortDesc}
+            onSort={(sortBy, sortDesc) => update({ sortBy, sortDesc })}
+            onOpen={open}
+          />
+        )}
+      </div>
+      {view.checkId && (
+        <Suspense fallback={null}>
+          <CheckDrawer
+            checkId={view.checkId}
+            summary={all.find((c) => c.id === view.checkId)}
+            initialRange={view.timeRange}
+            onClose={() => update({ checkId: undefined })}
+          />
+        </Suspense>
+      )}
+    </div>
+  );
+}

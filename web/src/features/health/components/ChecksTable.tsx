@@ -1,0 +1,238 @@
+// The table layout (spec/1 §2): columns Checks, Health, Uptime, Latency, Transition and an
+// expander. Group rows (when grouping) show the group's health and its passed uptime counts as
+// n/m, and fold their checks away; a check row opens the check drawer.
+import { groupHealthWord } from '@opsdeck/common/healthChecks';
+import { ArrowDown, ArrowUp, ArrowUpDown, ChevronDown, ChevronRight } from 'lucide-react';
+import { useState, type ReactNode } from 'react';
+import { cn } from '../../../ui/cn';
+import { NO_DATA } from '../../../ui/data-table';
+import { formatAge, formatDateTime } from '../../../ui/format';
+import { Skeleton } from '../../../ui/skeleton';
+import { NO_GROUP, type CheckGroup, type SortField } from '../checkFilters';
+import type { CheckSummary } from '../types';
+import { CheckHealthCell, HealthCell, LatencyCell, latencyOf, UptimeCell } from './CheckCells';
+import { CheckIcon } from './CheckIcon';
+
+const GROUP_HEALTH_LABEL = { good: 'Passing', bad: 'Failing', mixed: 'Mixed', unknown: 'Unknown' } as const;
+
+// Fixed widths for the figures; Checks takes the rest and truncates.
+const COLUMNS: Array<{ id: SortField | 'expander'; label: string; className?: string }> = [
+  { id: 'name', label: 'Checks' },
+  { id: 'health', label: 'Health', className: 'w-[128px]' },
+  { id: 'uptime', label: 'Uptime', className: 'w-[152px]' },
+  { id: 'latency', label: 'Latency', className: 'w-[104px]' },
+  { id: 'transition', label: 'Transition', className: 'w-[124px]' },
+  { id: 'expander', label: '', className: 'w-11' },
+];
+
+export interface ChecksTableProps {
+  groups: CheckGroup[];
+  groupBy: string;
+  loading: boolean;
+  sortBy: SortField;
+  sortDesc: boolean;
+  onSort(field: SortField, desc: boolean): void;
+  onOpen(check: CheckSummary): void;
+}
+
+export function ChecksTable({ groups, groupBy, loading, sortBy, sortDesc, onSort, onOpen }: ChecksTableProps) {
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (key: string) =>
+    setCollapsed((prev) => {
+      const next = new Set(prev);
+      if (next.has(key)) next.delete(key);
+      else next.add(key);
+      return next;
+    });
+  const empty = !loading && groups.length === 0;
+  const skeleton = loading && groups.length === 0;
+
+  const rows: ReactNode[] = [];
+  for (const g of groups) {
+    if (groupBy === NO_GROUP || g.checks.length === 1) {
+      for (const c of g.checks) rows.push(<CheckRow key={c.id} check={c} onOpen={onOpen} />);
+      continue;
+    }
+    const open = !collapsed.has(g.key);
+    rows.push(<GroupRow key={`g:${g.key}`} group={g} open={open} onToggle={() => toggle(g.key)} />);
+    if (open) for (const c of g.checks) rows.push(<CheckRow key={c.id} check={c} onOpen={onOpen} nested />);
+  }
+
+  return (
+    <div className="overflow-hidden rounded-lg border border-border bg-surface shadow-card">
+      <div className="overflow-x-auto">
+        <table
+          className="w-full min-w-[720px] table-fixed border-collapse"
+          aria-label="Health checks"
+          aria-busy={loading || undefined}
+        >
+          <thead className="bg-surface-muted/95">
+            <tr className="border-b border-border">
+              {COLUMNS.map((col) => {
+                const sorted = col.id === sortBy;
+                return (
+                  <th
+                    key={col.id}
+                    scope="col"
+                    className={cn(
+                      'h-10 px-4 text-left text-[12px] font-semibold uppercase tracking-wide whitespace-nowrap text-muted',
+                      col.className,
+                    )}
+                    aria-sort={sorted ? (sortDesc ? 'descending' : 'ascending') : undefined}
+                  >
+                    {col.id === 'expander' ? (
+                      <span className="sr-only">Open</span>
+                    ) : (
+                      <button
+                        type="button"
+                        className="-ml-1 inline-flex cursor-pointer items-center gap-1 rounded px-1 py-0.5 uppercase hover:bg-surface-hover hover:text-foreground"
+                        onClick={() => onSort(col.id as SortField, sorted ? !sortDesc : false)}
+                      >
+                        {col.label}
+                        {sorted ? (
+                          sortDesc ? (
+                            <ArrowDown className="size-3.5" aria-label="sorted descending" />
+                          ) : (
+                            <ArrowUp className="size-3.5" aria-label="sorted ascending" />
+                          )
+                        ) : (
+                          <ArrowUpDown className="size-3.5 opacity-40" aria-hidden />
+                        )}
+                      </button>
+                    )}
+                  </th>
+                );
+              })}
+            </tr>
+          </thead>
+          <tbody>
+            {skeleton &&
+              Array.from({ length: 6 }, (_, i) => (
+                <tr key={i} className="border-b border-border last:border-b-0" data-testid="table-skeleton">
+                  {COLUMNS.map((c, j) => (
+                    <td key={c.id} className="h-12 px-4">
+                      <Skeleton className={cn('h-3.5', j === 0 ? 'w-56' : j === 5 ? 'w-4' : 'w-20')} />
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            {empty && (
+              <tr>
+                <td colSpan={COLUMNS.length} className="px-4 py-14 text-center text-sm text-muted">
+                  {NO_DATA}
+                </td>
+              </tr>
+            )}
+            {rows}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+function GroupRow({ group, open, onToggle }: { group: CheckGroup; open: boolean; onToggle(): void }) {
+  const latest = group.checks.reduce<string | null>(
+    (m, c) => (c.last_transition_time && (!m || c.last_transition_time > m) ? c.last_transition_time : m),
+    null,
+  );
+  const worst = group.checks.reduce<number | null>((m, c) => {
+    const l = latencyOf(c);
+    return l !== null && (m === null || l > m) ? l : m;
+  }, null);
+  return (
+    <tr
+      className="cursor-pointer border-b border-border bg-surface-muted/40 hover:bg-surface-hover"
+      onClick={onToggle}
+      data-testid="group-row"
+      data-group={group.key}
+      aria-expanded={open}
+    >
+      <td className="h-11 px-4">
+        <span className="flex min-w-0 items-center gap-2">
+          {open ? (
+            <ChevronDown className="size-4 text-muted" aria-hidden />
+          ) : (
+            <ChevronRight className="size-4 text-muted" aria-hidden />
+          )}
+          <span className="truncate font-semibold" title={group.key}>
+            {group.key}
+          </span>
+          <span className="shrink-0 rounded-full bg-surface-muted px-1.5 text-[11.5px] font-medium text-muted tabular-nums">
+            {group.checks.length}
+          </span>
+        </span>
+      </td>
+      <td className="px-4">
+        <HealthCell health={groupHealthWord(group.health)} label={GROUP_HEALTH_LABEL[group.health]} />
+      </td>
+      <td className="px-4 py-2">
+        <UptimeCell passed={group.passed} failed={group.total - group.passed} counts />
+      </td>
+      <td className="px-4">
+        <LatencyCell ms={worst} />
+      </td>
+      <td className="px-4 text-[13px] text-muted tabular-nums" title={formatDateTime(latest)}>
+        {formatAge(latest)}
+      </td>
+      <td className="px-2">
+        <button
+          type="button"
+          aria-label={open ? `Collapse ${group.key}` : `Expand ${group.key}`}
+          className="inline-flex size-7 cursor-pointer items-center justify-center rounded text-muted hover:bg-surface-hover"
+          onClick={(e) => {
+            e.stopPropagation();
+            onToggle();
+          }}
+        >
+          {open ? <ChevronDown className="size-4" /> : <ChevronRight className="size-4" />}
+        </button>
+      </td>
+    </tr>
+  );
+}
+
+function CheckRow({ check, onOpen, nested }: { check: CheckSummary; onOpen(c: CheckSummary): void; nested?: boolean }) {
+  const subtitle = check.description || check.endpoint;
+  return (
+    <tr
+      tabIndex={0}
+      data-testid="check-row"
+      data-check-id={check.id}
+      onClick={() => onOpen(check)}
+      onKeyDown={(e) => e.key === 'Enter' && onOpen(check)}
+      className="cursor-pointer border-b border-border transition-colors last:border-b-0 hover:bg-surface-hover focus-visible:bg-surface-hover"
+    >
+      <td className={cn('h-12 py-2 pr-4', nested ? 'pl-10' : 'pl-4')}>
+        <div className="flex min-w-0 items-center gap-2.5">
+          <CheckIcon icon={check.icon} type={check.type} />
+          <div className="min-w-0">
+            <div className="truncate text-[13.5px] font-medium text-foreground" title={check.name}>
+              {check.name}
+            </div>
+            {subtitle && (
+              <div className="truncate text-[12px] text-muted" title={subtitle}>
+                {subtitle}
+              </div>
+            )}
+          </div>
+        </div>
+      </td>
+      <td className="px-4">
+        <CheckHealthCell check={check} />
+      </td>
+      <td className="px-4 py-2">
+        <UptimeCell passed={check.uptime?.passed ?? 0} failed={check.uptime?.failed ?? 0} />
+      </td>
+      <td className="px-4">
+        <LatencyCell ms={latencyOf(check)} />
+      </td>
+      <td className="px-4 text-[13px] text-muted tabular-nums" title={formatDateTime(check.last_transition_time)}>
+        {formatAge(check.last_transition_time)}
+      </td>
+      <td className="px-2 text-subtle">
+        <ChevronRight className="size-4" aria-hidden />
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,56 @@
+// The calls of the health area (spec/1 §7): the summary, per-check statistics, the check and its
+// status history through /api/db, Run Now, and agent names for badges.
+import { api } from '../../api/client';
+import { db, type ListResult } from '../../api/postgrest';
+import type { CheckRow, CheckStats, CheckStatusRow, HealthSummary, RunCheckResult } from './types';
+
+export interface HistoryQuery {
+  /** ISO time: only runs after it (time=gt.). */
+  from: string;
+  /** ISO time: only runs before it, for ranges that end in the past. */
+  to?: string;
+  /** Healthy (true), Unhealthy (false) or all (undefined). */
+  status?: boolean;
+  /** Minimum duration in ms (duration=gte.). */
+  minDurationMs?: number;
+  pageIndex: number;
+  pageSize: number;
+}
+
+const enc = encodeURIComponent;
+
+export const healthApi = {
+  /** `start` is a duration back from now (1h, 7d, 43200m), now-2d or an ISO time. */
+  summary: (start: string, signal?: AbortSignal) =>
+    api.get<HealthSummary>('/api/canary/api/summary', { query: { start }, signal }),
+
+  stats: (id: string, range: { start: string; end?: string; buckets: number }, signal?: AbortSignal) =>
+    api.get<CheckStats>(`/api/canary/checks/${enc(id)}/stats`, { query: range, signal }),
+
+  /** The check with its canary, or null when there is none (deleted, or a wrong id in the link). */
+  async check(id: string, signal?: AbortSignal): Promise<CheckRow | null> {
+    const row = await db<CheckRow>('checks').select('*,canaries(name,namespace,labels)').eq('id', id).single(signal);
+    return row ?? null;
+  },
+
+  /** GET /check_statuses?check_id=eq.{id}&time=gt.{iso}&order=time.desc[&status=eq.x][&duration=gte.n]&limit&offset */
+  history(id: string, q: HistoryQuery, signal?: AbortSignal): Promise<ListResult<CheckStatusRow>> {
+    const query = db<CheckStatusRow>('check_statuses')
+      .select('check_id,time,status,invalid,duration,message,error')
+      .eq('check_id', id)
+      .gt('time', q.from);
+    if (q.to) query.lt('time', q.to);
+    query.order('time', { ascending: false });
+    if (q.status !== undefined) query.eq('status', q.status);
+    if (q.minDurationMs) query.gte('duration', q.minDurationMs);
+    return query.page(q.pageIndex, q.pageSize).list(signal);
+  },
+
+  runNow: (id: string) => api.post<RunCheckResult>(`/api/canary/run/check/${enc(id)}`),
+
+  async agentNames(ids: readonly string[], signal?: AbortSignal): Promise<Record<string, string>> {
+    if (!ids.length) return {};
+    const { data } = await db<{ id: string; name: string }>('agents').select('id,name').in('id', ids).list(signal);
+    return Object.fromEntries(data.map((a) => [a.id, a.name]));
+  },
+};
