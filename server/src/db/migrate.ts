@@ -38,7 +38,7 @@ export async function migrate(db: Database, migrations = loadMigrations()): Prom
     name text NOT NULL,
     applied_at timestamptz NOT NULL DEFAULT now()
   )`);
-    // The usual start: everything is applied already, found with one query and no locks.
+  // The usual start: everything is applied already, found with one query and no locks.
   const { rows: done } = await db.query<{ version: number }>('SELECT version FROM schema_migrations');
   const known = new Set(done.map((r) => Number(r.version)));
   const applied: string[] = [];
