@@ -12,6 +12,7 @@ import { HealthEngine } from './health/engine.js';
 import { DEFAULT_RETENTION, rollupAndPrune } from './health/rollup.js';
 import { seedDemo } from './demo/index.js';
 import { createHttpApp } from './http/app.js';
+import { TopologyEngine } from './topology/engine.js';
 import { registry as defaultRegistry, type ExposureRegistry } from './rest/registry.js';
 import { VERSION } from './version.js';
 
@@ -24,6 +25,7 @@ export interface AppContext {
   reloadSchema(): Promise<void>;
   identity: Identity;
   health: HealthEngine;
+  topology: TopologyEngine;
   version: string;
 }
 
@@ -77,6 +79,7 @@ export async function createContext(options: StartOptions = {}): Promise<AppCont
       schema: await introspect(db),
       identity: await createIdentity(config, db),
       health: new HealthEngine(db, checkers),
+      topology: new TopologyEngine(db, checkers),
       version: VERSION,
       async reloadSchema() {
         ctx.schema = await introspect(db);
@@ -99,6 +102,7 @@ async function startEngines(ctx: AppContext): Promise<() => Promise<void>> {
     await ctx.db.query('UPDATE canaries SET lease_until = NULL, lease_owner = NULL WHERE lease_until IS NOT NULL');
   }
   ctx.health.start();
+  ctx.topology.start();
   const retention = { ...DEFAULT_RETENTION, rawDays: ctx.config.checkRetentionDays };
   const rollups = setInterval(() => {
     rollupAndPrune(ctx.db, retention).catch((e) => console.error('check status roll-up:', (e as Error).message));
@@ -107,6 +111,7 @@ async function startEngines(ctx: AppContext): Promise<() => Promise<void>> {
   return async () => {
     clearInterval(rollups);
     await ctx.health.stop();
+    await ctx.topology.stop();
   };
 }
 

@@ -195,6 +195,7 @@ describe.each(databaseKinds())('identity on %s', (kind) => {
     const base = { firstName: 'A', lastName: 'B', email: 'ab@example.test', role: 'viewer' };
     expect((await post({ ...base, firstName: '' })).json).toEqual({
       error: 'Please provide valid first name',
+      message: 'Please provide valid first name',
       code: 'VALIDATION',
       field: 'firstName',
     });

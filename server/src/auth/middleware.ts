@@ -27,8 +27,9 @@ export class HttpError extends Error {
   }
 }
 
+/** `error` for the console's own endpoints, `message` as PostgREST clients read it; both the same text. */
 export function errorBody(e: HttpError) {
-  return { error: e.message, code: e.code, ...(e.field ? { field: e.field } : {}) };
+  return { error: e.message, message: e.message, code: e.code, ...(e.field ? { field: e.field } : {}) };
 }
 
 /** The origin the request was addressed to, from its Host header. */
@@ -48,16 +49,18 @@ export function authenticate(identity: Identity, publicUrl: string, trustProxy: 
     }
     if (isPublic(c.req.method, c.req.path)) return next();
     const principal = await identity.authenticate(c.req.raw.headers);
-    if (!principal) return c.json({ error: 'Sign in to continue.', code: 'UNAUTHENTICATED' }, 401);
+    if (!principal) return c.json(errorBody(new HttpError(401, 'UNAUTHENTICATED', 'Sign in to continue.')), 401);
     if (principal.via === 'session' && !SAFE_METHODS.has(c.req.method)) {
       // Cookie-authenticated writes must come from the console's own origin.
       const origin = c.req.header('origin');
       const allowed = [new URL(publicUrl).origin, ownOrigin(c, publicUrl)];
       if (!origin || !allowed.includes(origin)) {
-        return c.json(
-          { error: 'Cross-site request refused: the Origin header does not match this server.', code: 'CSRF' },
+        const refused = new HttpError(
           403,
+          'CSRF',
+          'Cross-site request refused: the Origin header does not match this server.',
         );
+        return c.json(errorBody(refused), 403);
       }
     }
     c.set('principal', principal);

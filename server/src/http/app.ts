@@ -7,6 +7,7 @@ import { healthRoutes } from '../health/api.js';
 import { checkers } from '../health/checkers/index.js';
 import { ApiError } from '../rest/errors.js';
 import { restRoutes } from '../rest/handler.js';
+import { topologyRoutes } from '../topology/api.js';
 import { serveWeb } from './static.js';
 
 export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
@@ -27,6 +28,7 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
 
   app.route('/api', identityRoutes({ config, db: ctx.db, identity }));
   app.route('/api/canary', healthRoutes({ db: ctx.db, identity, checkers, engine: ctx.health }));
+  app.route('/api/topology', topologyRoutes({ db: ctx.db, identity, checkers, engine: ctx.topology }));
 
   app.route(
     '/api/db',
@@ -56,12 +58,14 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
     }),
   );
 
-  app.all('/api/*', (c) => c.json({ error: `No API endpoint at ${c.req.method} ${c.req.path}` }, 404));
+  app.all('/api/*', (c) =>
+    c.json(errorBody(new HttpError(404, 'NOT_FOUND', `No API endpoint at ${c.req.method} ${c.req.path}`)), 404),
+  );
 
   app.onError((err, c) => {
     if (err instanceof HttpError) return c.json(errorBody(err), err.status);
     console.error(`${c.req.method} ${c.req.path} failed:`, err);
-    return c.json({ error: 'Internal server error' }, 500);
+    return c.json({ error: 'Internal server error', message: 'Internal server error', code: 'INTERNAL' }, 500);
   });
 
   serveWeb(app, config.webDir);

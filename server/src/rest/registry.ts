@@ -42,6 +42,15 @@ const relations: ExposedRelation[] = [
   { name: 'check_statuses', resource: 'canaries' },
   { name: 'check_statuses_1h', resource: 'canaries' },
   { name: 'check_statuses_1d', resource: 'canaries' },
+  { name: 'topologies', resource: 'topologies' },
+  { name: 'components', resource: 'topologies' },
+  { name: 'component_names', resource: 'topologies' },
+  { name: 'component_labels', resource: 'topologies' },
+  { name: 'component_relationships', resource: 'topologies' },
+  { name: 'check_component_relationships', resource: 'topologies' },
+  { name: 'checks_by_component', resource: 'topologies' },
+  { name: 'team_components', resource: 'topologies' },
+  { name: 'config_component_relationships', resource: 'topologies' },
 ];
 
 const functions: ExposedFunction[] = [];
