@@ -68,7 +68,7 @@ describe('health checks', () => {
       'apiVersion: canaries.flanksource.com/v1\nkind: Canary\nmetadata:\n  name: e2e-web\nspec:\n  http:\n    - name: e2e-home\n      url: [unclosed\n',
     );
     await expect.poll(() => problems(page)).toMatch(/^Line \d+: /);
-    await expect(save.isDisabled()).resolves.toBe(true);
+    await expect.poll(() => save.isDisabled()).toBe(true);
     await page.locator('.cm-lint-marker-error').first().waitFor();
     expect(posted).toBe(0);
 
@@ -107,9 +107,9 @@ describe('health checks', () => {
     await page.goto('/settings/canaries');
     const row = page.getByRole('row').filter({ hasText: 'e2e-web' });
     await row.waitFor();
-    await expect(row.getByRole('cell').allTextContents()).resolves.toEqual(
-      expect.arrayContaining(['e2e-web', 'default', '@every 1h', '1', 'UI']),
-    );
+    await expect
+      .poll(() => row.getByRole('cell').allTextContents())
+      .toEqual(expect.arrayContaining(['e2e-web', 'default', '@every 1h', '1', 'UI']));
   });
 
   it('runs the check from the drawer and follows it on the dashboard as the target breaks', async () => {
@@ -119,14 +119,14 @@ describe('health checks', () => {
     // Never run: not passing, so shown with Hide Passing on (the default).
     const row = checkRows(page).filter({ hasText: 'e2e-home' });
     await row.waitFor();
-    await expect(row.textContent()).resolves.toContain('Unknown');
+    await expect.poll(() => row.textContent()).toContain('Unknown');
     await expect.poll(() => counts(page)).toEqual({ passing: 0, failing: 0 });
 
     await row.click();
     await waitForUrl(page, (u) => u.searchParams.get('checkId') === webCheckId);
     const drawer = page.getByRole('dialog');
-    await expect(drawer.getByTestId('check-drawer-title').textContent()).resolves.toBe('e2e-home');
-    await expect(drawer.getByTestId('check-endpoint').textContent()).resolves.toBe(`${target.url}/`);
+    await expect.poll(() => drawer.getByTestId('check-drawer-title').textContent()).toBe('e2e-home');
+    await expect.poll(() => drawer.getByTestId('check-endpoint').textContent()).toBe(`${target.url}/`);
     // Applied canaries are scheduled at once: the drawer shows when the check runs next.
     await expect.poll(() => drawer.getByTestId('metric-next-run').textContent()).not.toContain('Not scheduled');
     await drawer.getByRole('button', { name: 'Run Now' }).click();
@@ -155,7 +155,9 @@ describe('health checks', () => {
     await expect.poll(() => counts(page)).toEqual({ passing: 0, failing: 1 });
     const failing = checkRows(page).filter({ hasText: 'e2e-home' });
     await failing.getByText('Unhealthy').waitFor();
-    await expect(failing.locator('[data-health-color]').first().getAttribute('data-health-color')).resolves.toBe('red');
+    await expect
+      .poll(() => failing.locator('[data-health-color]').first().getAttribute('data-health-color'))
+      .toBe('red');
   });
 
   it('filters the check history by status and by a custom duration only in ms or s', async () => {
@@ -173,16 +175,14 @@ describe('health checks', () => {
     expect(first.searchParams.get('order')).toBe('time.desc');
     expect(first.searchParams.get('limit')).toBe('50');
     expect(first.searchParams.get('offset')).toBe('0');
-    await expect(drawer.getByLabel('Page size').locator('option').allTextContents()).resolves.toEqual([
-      '50',
-      '100',
-      '200',
-    ]);
+    await expect
+      .poll(() => drawer.getByLabel('Page size').locator('option').allTextContents())
+      .toEqual(['50', '100', '200']);
 
     await drawer.getByLabel('Status').selectOption({ label: 'Healthy' });
     await expect.poll(() => requests.at(-1)?.searchParams.get('status')).toBe('eq.true');
     await expect.poll(historyRows).toBe(1);
-    await expect(history.textContent()).resolves.not.toContain('got 500');
+    await expect.poll(() => history.textContent()).not.toContain('got 500');
     await drawer.getByLabel('Status').selectOption({ label: 'Unhealthy' });
     await expect.poll(() => requests.at(-1)?.searchParams.get('status')).toBe('eq.false');
     await expect.poll(() => history.textContent()).toContain('500');
@@ -194,9 +194,9 @@ describe('health checks', () => {
     const sent = requests.length;
     await drawer.getByLabel('Custom duration').fill('5 minutes');
     await drawer.getByRole('button', { name: 'Apply' }).click();
-    await expect(drawer.getByTestId('duration-error').textContent()).resolves.toBe(
-      'duration is allowed only in milli seconds & seconds',
-    );
+    await expect
+      .poll(() => drawer.getByTestId('duration-error').textContent())
+      .toBe('duration is allowed only in milli seconds & seconds');
     await page.waitForTimeout(300);
     expect(requests.slice(sent).some((u) => u.searchParams.has('duration'))).toBe(false);
     expect(await historyRows()).toBe(2);
@@ -206,7 +206,7 @@ describe('health checks', () => {
     await drawer.getByRole('button', { name: 'Apply' }).click();
     await expect.poll(() => requests.at(-1)?.searchParams.get('duration')).toBe('gte.2000');
     await drawer.getByTestId('duration-active').waitFor();
-    await expect(drawer.getByTestId('duration-error').count()).resolves.toBe(0);
+    await expect.poll(() => drawer.getByTestId('duration-error').count()).toBe(0);
     await history.getByText('No data available').waitFor();
     await drawer.getByLabel('Duration', { exact: true }).selectOption({ label: '500ms' });
     await expect.poll(() => requests.at(-1)?.searchParams.get('duration')).toBe('gte.500');
@@ -216,14 +216,14 @@ describe('health checks', () => {
     await expect.poll(() => drawer.locator('.cm-content').textContent()).toContain(`url: ${target.url}/`);
     await drawer.getByRole('tab', { name: /Relationships/ }).click();
     await drawer.getByText('No related components or configs').waitFor();
-    await expect(drawer.getByRole('tab', { name: /Relationships/ }).textContent()).resolves.toContain('0');
+    await expect.poll(() => drawer.getByRole('tab', { name: /Relationships/ }).textContent()).toContain('0');
     // Playbooks do not exist yet: the menu is there, disabled, and says why.
-    await expect(drawer.getByRole('button', { name: 'Playbooks', includeHidden: true }).isDisabled()).resolves.toBe(
-      true,
-    );
-    await expect(drawer.getByRole('link', { name: 'Edit' }).getAttribute('href')).resolves.toMatch(
-      /^\/settings\/canaries\/[0-9a-f-]{36}$/,
-    );
+    await expect
+      .poll(() => drawer.getByRole('button', { name: 'Playbooks', includeHidden: true }).isDisabled())
+      .toBe(true);
+    await expect
+      .poll(() => drawer.getByRole('link', { name: 'Edit' }).getAttribute('href'))
+      .toMatch(/^\/settings\/canaries\/[0-9a-f-]{36}$/);
   });
 
   it('groups, tabs, filters by label and searches from the query string', async () => {
@@ -260,9 +260,9 @@ describe('health checks', () => {
     const groups = page.getByTestId('group-row');
     await expect.poll(() => groups.count()).toBe(2);
     const payments = groups.filter({ hasText: 'payments' });
-    await expect(payments.getByTestId('group-uptime').textContent()).resolves.toBe('6/8');
-    await expect(payments.textContent()).resolves.toContain('Mixed');
-    await expect(groups.filter({ hasText: 'search' }).getByTestId('group-uptime').textContent()).resolves.toBe('5/5');
+    await expect.poll(() => payments.getByTestId('group-uptime').textContent()).toBe('6/8');
+    await expect.poll(() => payments.textContent()).toContain('Mixed');
+    await expect.poll(() => groups.filter({ hasText: 'search' }).getByTestId('group-uptime').textContent()).toBe('5/5');
     // Folding a group hides its checks.
     await payments.getByRole('button', { name: 'Collapse payments' }).click();
     await expect.poll(() => rowNames(page)).toEqual(expect.not.arrayContaining(['payments-api']));
@@ -320,7 +320,7 @@ describe('health checks', () => {
     // Card layout.
     await page.goto('/health?hidePassing=false&layout=card');
     await expect.poll(() => page.getByTestId('check-card').count()).toBe(5);
-    await expect(page.getByTestId('card-group').count()).resolves.toBe(3);
+    await expect.poll(() => page.getByTestId('card-group').count()).toBe(3);
   });
 
   it('edits an http check in the form and writes it back to the canary', async () => {
@@ -329,16 +329,16 @@ describe('health checks', () => {
     await page.goto(`/settings/canaries/${rows[0].id}`);
     const form = page.getByTestId('http-check-form');
     await form.waitFor();
-    await expect(form.getByLabel('URL').inputValue()).resolves.toBe(`${target.url}/`);
+    await expect.poll(() => form.getByLabel('URL').inputValue()).toBe(`${target.url}/`);
     const threshold = form.getByLabel('Threshold (ms)');
     await threshold.fill('soon');
     await form.getByText('This field must be a number').waitFor();
     await threshold.fill('');
     await form.getByText('This field is required').waitFor();
-    await expect(page.getByRole('button', { name: 'Update' }).isDisabled()).resolves.toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Update' }).isDisabled()).toBe(true);
     await threshold.fill('1500');
     // A body only for POST and PUT.
-    await expect(form.getByLabel('Body').count()).resolves.toBe(0);
+    await expect.poll(() => form.getByLabel('Body').count()).toBe(0);
     await form.getByLabel('Method').selectOption('POST');
     await form.getByLabel('Body').fill('{"ping":true}');
     await form.getByRole('button', { name: '503' }).click();
@@ -388,8 +388,8 @@ describe('health checks', () => {
     const drawer = page.getByRole('dialog');
     await drawer.getByTestId('check-drawer-title').waitFor();
     await drawer.getByRole('link', { name: 'View definition' }).waitFor();
-    await expect(drawer.getByRole('button', { name: 'Run Now' }).count()).resolves.toBe(0);
-    await expect(drawer.getByRole('button', { name: 'Playbooks', includeHidden: true }).count()).resolves.toBe(0);
+    await expect.poll(() => drawer.getByRole('button', { name: 'Run Now' }).count()).toBe(0);
+    await expect.poll(() => drawer.getByRole('button', { name: 'Playbooks', includeHidden: true }).count()).toBe(0);
     const refused = await page.request.post(`/api/canary/run/check/${webCheckId}`, { headers: { origin: app.url } });
     expect(refused.status()).toBe(403);
   });
@@ -437,11 +437,8 @@ describe('health checks', () => {
     await short.getByRole('dialog').getByRole('tab', { name: 'Graph' }).click();
     await short.getByTestId('health-overview-chart').waitFor();
     await shoot(short, 'light-health-drawer-short');
-    await expect(short.getByRole('dialog').getByRole('tab').allTextContents()).resolves.toEqual([
-      'History',
-      'Graph',
-      'Spec',
-      'Relationships0',
-    ]);
+    await expect
+      .poll(() => short.getByRole('dialog').getByRole('tab').allTextContents())
+      .toEqual(['History', 'Graph', 'Spec', 'Relationships0']);
   });
 });

@@ -141,7 +141,7 @@ describe('email verification', () => {
     // The error is appended to the link's callback URL (?verified=true&error=…): the error wins.
     await waitForUrl(page, (u) => u.pathname === '/verification' && u.searchParams.has('error'));
     await page.getByText('Verification failed', { exact: true }).waitFor();
-    await expect(page.getByTestId('verification-result').textContent()).resolves.toContain(EXPIRED);
+    await expect.poll(() => page.getByTestId('verification-result').textContent()).toContain(EXPIRED);
     const before = await app.db.query<{ email_verified: boolean }>(
       `SELECT email_verified FROM people WHERE email = 'val@example.test'`,
     );
@@ -176,10 +176,10 @@ describe('single sign-on', () => {
     const sidebar = page.getByTestId('sidebar');
     await sidebar.waitFor();
     await page.getByTestId('user-menu').click();
-    await expect(page.getByTestId('user-greeting').textContent()).resolves.toBe(`Hi ${SSO_ACCOUNT.name}`);
+    await expect.poll(() => page.getByTestId('user-greeting').textContent()).toBe(`Hi ${SSO_ACCOUNT.name}`);
     await page.keyboard.press('Escape');
     await sidebar.getByRole('link', { name: 'Health' }).waitFor();
-    await expect(sidebar.getByRole('button', { name: 'Settings' }).count()).resolves.toBe(0);
+    await expect.poll(() => sidebar.getByRole('button', { name: 'Settings' }).count()).toBe(0);
 
     const whoami = await page.request.get('/api/auth/whoami');
     expect(await whoami.json()).toMatchObject({

@@ -41,7 +41,7 @@ describe('sign-in', () => {
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect.poll(() => page.getByTestId('login-error').textContent()).toBe('Invalid email or password');
     expect(new URL(page.url()).pathname).toBe('/login');
-    await expect(page.getByLabel('Email').inputValue()).resolves.toBe('admin@e2e.test');
+    await expect.poll(() => page.getByLabel('Email').inputValue()).toBe('admin@e2e.test');
     expect((await page.request.get('/api/auth/whoami')).status()).toBe(401);
   });
 
@@ -93,14 +93,14 @@ describe('a viewer', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     const url = await waitForUrl(page, (u) => u.pathname === '/login');
     expect(url.searchParams.get('username')).toBe('vera@example.com');
-    await expect(page.getByLabel('Email').inputValue()).resolves.toBe('vera@example.com');
+    await expect.poll(() => page.getByLabel('Email').inputValue()).toBe('vera@example.com');
     await page.getByLabel('Password', { exact: true }).fill('viewer-password-1');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByTestId('sidebar').waitFor();
 
     const sidebar = page.getByTestId('sidebar');
     await sidebar.getByRole('link', { name: 'Health' }).waitFor();
-    await expect(sidebar.getByRole('button', { name: 'Settings' }).count()).resolves.toBe(0);
+    await expect.poll(() => sidebar.getByRole('button', { name: 'Settings' }).count()).toBe(0);
 
     await page.goto('/settings/users');
     await page.getByText('Unauthorized', { exact: true }).waitFor();
@@ -109,7 +109,7 @@ describe('a viewer', () => {
     // Readable without write: no add button.
     await page.goto('/settings/feature-flags');
     await page.getByRole('table', { name: 'Feature flags' }).waitFor();
-    await expect(page.getByRole('button', { name: 'Add feature flag' }).count()).resolves.toBe(0);
+    await expect.poll(() => page.getByRole('button', { name: 'Add feature flag' }).count()).toBe(0);
   });
 });
 
@@ -121,7 +121,7 @@ describe('users and feature flags', () => {
     await row.getByRole('button', { name: /Actions for/ }).click();
     await page.getByRole('menuitem', { name: 'Edit User' }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit User' });
-    await expect(dialog.getByLabel('Role').inputValue()).resolves.toBe('editor');
+    await expect.poll(() => dialog.getByLabel('Role').inputValue()).toBe('editor');
     await dialog.getByLabel('Last name').fill('Itorial');
     await dialog.getByLabel('Role').selectOption('viewer');
     await dialog.getByRole('button', { name: 'Save' }).click();
@@ -155,7 +155,7 @@ describe('users and feature flags', () => {
     await page.goto('/settings/feature-flags');
     await page.getByRole('cell', { name: 'logs.disable' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit feature flag' });
-    await expect(edit.getByLabel('Name').isDisabled()).resolves.toBe(true);
+    await expect.poll(() => edit.getByLabel('Name').isDisabled()).toBe(true);
     await edit.getByLabel('Value').fill('false');
     await edit.getByRole('button', { name: 'Update' }).click();
     await expectToast(page, 'Feature flag updated successfully');

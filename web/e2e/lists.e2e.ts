@@ -42,14 +42,14 @@ describe('paged list', () => {
     await page.getByRole('button', { name: 'Last page' }).click();
     await expect.poll(() => pageLabel(page)).toBe('Page 3 of 3');
     await expect.poll(() => bodyRows(page).count()).toBe(NOT_SUCCESS - 50);
-    await expect(page.getByRole('button', { name: 'Next page' }).isDisabled()).resolves.toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Previous page' }).click();
     await expect.poll(() => pageLabel(page)).toBe('Page 2 of 3');
     await page.getByRole('button', { name: 'First page' }).click();
     await expect.poll(() => pageLabel(page)).toBe('Page 1 of 3');
 
     const goTo = page.getByLabel('Go to page');
-    await expect(goTo.getAttribute('min')).resolves.toBe('1');
+    await expect.poll(() => goTo.getAttribute('min')).toBe('1');
     await goTo.fill('3');
     await goTo.press('Enter');
     await expect.poll(() => pageLabel(page)).toBe('Page 3 of 3');
@@ -75,9 +75,9 @@ describe('paged list', () => {
     await page.getByRole('columnheader', { name: 'Duration' }).getByRole('button').click();
     await waitForUrl(page, (u) => u.searchParams.get('sortOrder') === 'desc');
     await page.reload();
-    await expect(page.getByRole('columnheader', { name: 'Duration' }).getAttribute('aria-sort')).resolves.toBe(
-      'descending',
-    );
+    await expect
+      .poll(() => page.getByRole('columnheader', { name: 'Duration' }).getAttribute('aria-sort'))
+      .toBe('descending');
   });
 
   it('shows a skeleton while loading and "No data available" when nothing matches', async () => {
@@ -148,7 +148,7 @@ describe('virtual mode', () => {
     await waitForUrl(page, (u) => u.searchParams.get('view') === 'scroll');
     const count = () => page.getByTestId('virtual-count').textContent();
     await expect.poll(count).toBe(`50 of ${SEEDED} loaded`);
-    await expect(page.getByTestId('pagination').count()).resolves.toBe(0);
+    await expect.poll(() => page.getByTestId('pagination').count()).toBe(0);
     // Only the visible rows are in the DOM.
     expect(await bodyRows(page).count()).toBeLessThan(50);
     const scroller = page.getByTestId('virtual-scroll');
@@ -170,7 +170,7 @@ describe('time range and refresh rate', () => {
     expect(params(page).get('rangeType')).toBe('relative');
     expect(params(page).get('display')).toBe('Last 30 minutes');
     expect(params(page).get('timeRange')).toBe('30m');
-    await expect(page.getByTestId('time-range-picker').textContent()).resolves.toContain('Last 30 minutes');
+    await expect.poll(() => page.getByTestId('time-range-picker').textContent()).toContain('Last 30 minutes');
 
     // Under 60 minutes every rate is allowed; pick 15s.
     await page.getByTestId('refresh-rate').click();
@@ -210,42 +210,42 @@ describe('time range and refresh rate', () => {
     await page.goto('/settings/jobs?pageSize=100');
     await page.getByTestId('time-range-picker').click();
     const submit = page.getByRole('button', { name: 'Submit' });
-    await expect(submit.isDisabled()).resolves.toBe(true);
+    await expect.poll(() => submit.isDisabled()).toBe(true);
     const pad = (n: number) => String(n).padStart(2, '0');
     const local = (d: Date) =>
       `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:00`;
     const from = new Date(Date.now() - 10 * 3_600_000);
     const to = new Date(Date.now() - 5 * 3_600_000);
     await page.getByLabel('From', { exact: true }).fill(local(from));
-    await expect(submit.isDisabled()).resolves.toBe(true);
+    await expect.poll(() => submit.isDisabled()).toBe(true);
     await page.getByLabel('To', { exact: true }).fill(local(to));
-    await expect(submit.isDisabled()).resolves.toBe(false);
+    await expect.poll(() => submit.isDisabled()).toBe(false);
     await submit.click();
     await waitForUrl(page, (u) => u.searchParams.get('rangeType') === 'absolute');
     expect(params(page).get('display')).toBe('Custom');
     expect(
       Math.abs(new Date(params(page).get('from')!).getTime() - Math.floor(from.getTime() / 60_000) * 60_000),
     ).toBeLessThan(1000);
-    await expect(page.getByTestId('time-range-picker').textContent()).resolves.toContain(local(from).slice(0, 16));
+    await expect.poll(() => page.getByTestId('time-range-picker').textContent()).toContain(local(from).slice(0, 16));
     await expect.poll(() => rangeText(page)).toMatch(/ of \d+$/);
 
     // The calendar sets a day; the range shows up in the recent list.
     await page.getByTestId('time-range-picker').click();
     await page.getByTestId('recent-ranges').getByRole('button').first().waitFor();
-    await expect(page.getByTestId('recent-ranges').getByRole('button').count()).resolves.toBe(1);
+    await expect.poll(() => page.getByTestId('recent-ranges').getByRole('button').count()).toBe(1);
     await page.getByRole('button', { name: 'From calendar' }).click();
     await page
       .getByRole('group', { name: 'From date' })
       .getByRole('button', { name: new Date().toDateString() })
       .click();
-    await expect(page.getByLabel('From', { exact: true }).inputValue()).resolves.toMatch(/ 00:00:00$/);
+    await expect.poll(() => page.getByLabel('From', { exact: true }).inputValue()).toMatch(/ 00:00:00$/);
 
     // Clear removes every range parameter.
     await page.getByRole('button', { name: 'Clear' }).click();
     await waitForUrl(page, (u) => !u.searchParams.has('rangeType'));
     for (const key of ['rangeType', 'display', 'from', 'to', 'range', 'timeRange'])
       expect(params(page).has(key)).toBe(false);
-    await expect(page.getByTestId('time-range-picker').textContent()).resolves.toContain('Please select time range');
+    await expect.poll(() => page.getByTestId('time-range-picker').textContent()).toContain('Please select time range');
     await expect.poll(() => rangeText(page)).toBe(`1–${NOT_SUCCESS} of ${NOT_SUCCESS}`);
   });
 });

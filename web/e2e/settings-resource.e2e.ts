@@ -27,7 +27,7 @@ describe('settings resources', () => {
     await waitForUrl(page, (u) => u.pathname === '/settings/teams/new');
     await page.getByRole('tab', { name: 'Code' }).click();
     await page.locator('.cm-content').first().waitFor();
-    await expect(page.locator('.cm-gutters').first().textContent()).resolves.toMatch(/1/);
+    await expect.poll(() => page.locator('.cm-gutters').first().textContent()).toMatch(/1/);
 
     const save = page.getByRole('button', { name: 'Save' });
     // A YAML syntax error on line 3: shown with its line, nothing can be saved.
@@ -35,14 +35,14 @@ describe('settings resources', () => {
     page.on('request', (r) => r.method() === 'POST' && r.url().includes('/api/db/teams') && posted++);
     await replaceEditorText(page, 'name: sre\nspec:\n  notifications: [unclosed\n');
     await expect.poll(() => problems(page)).toMatch(/^Line \d+: /);
-    await expect(save.isDisabled()).resolves.toBe(true);
+    await expect.poll(() => save.isDisabled()).toBe(true);
     // The editor marks the line too.
     await page.locator('.cm-lint-marker-error').first().waitFor();
 
     // Valid YAML that breaks the schema: the offending line is named.
     await replaceEditorText(page, 'name: sre\nicon: pagerduty\nspec:\n  notifications:\n    - url: 42\n');
     await expect.poll(() => problems(page)).toContain('Line 5: spec.notifications[0].url: must be a string');
-    await expect(save.isDisabled()).resolves.toBe(true);
+    await expect.poll(() => save.isDisabled()).toBe(true);
     expect(posted).toBe(0);
 
     await replaceEditorText(
@@ -70,7 +70,7 @@ describe('settings resources', () => {
 
     // Editing: the name is read-only, Update replaces Save.
     await page.getByRole('tab', { name: 'Form' }).waitFor();
-    await expect(page.getByLabel('Name').isDisabled()).resolves.toBe(true);
+    await expect.poll(() => page.getByLabel('Name').isDisabled()).toBe(true);
     await page.getByLabel('Icon').fill('slack');
     await page.getByRole('button', { name: 'Update' }).click();
     await expectToast(page, 'sre updated successfully');
@@ -87,8 +87,8 @@ describe('settings resources', () => {
     await seedJobHistory(app.db, 7, { resourceId: rows[0].id });
     await page.goto(`/settings/teams/${rows[0].id}`);
     await page.getByText('is read-only here').waitFor();
-    await expect(page.getByRole('button', { name: 'Update' }).count()).resolves.toBe(0);
-    await expect(page.getByLabel('Name').isDisabled()).resolves.toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Update' }).count()).toBe(0);
+    await expect.poll(() => page.getByLabel('Name').isDisabled()).toBe(true);
     await page.getByRole('tab', { name: 'Job History' }).click();
     await expect.poll(() => page.getByTestId('pagination-range').textContent()).toBe('1–7 of 7');
 

@@ -16,7 +16,7 @@ describe('console shell', () => {
     await app.signIn(page);
     await waitForUrl(page, (u) => u.pathname === '/settings/feature-flags');
     expect(pathOf(page)).toBe('/settings/feature-flags?pageSize=25');
-    await expect(page.getByTestId('page-title').textContent()).resolves.toBe('Feature Flags');
+    await expect.poll(() => page.getByTestId('page-title').textContent()).toBe('Feature Flags');
   });
 
   it('redirects / to /topology and navigates through every sidebar item', async () => {
@@ -36,7 +36,7 @@ describe('console shell', () => {
       await sidebar.getByRole('link', { name: label, exact: true }).click();
       await waitForUrl(page, (u) => u.pathname === path);
       await page.getByText(text).waitFor();
-      await expect(page.getByTestId('page-title').textContent()).resolves.toBe(label);
+      await expect.poll(() => page.getByTestId('page-title').textContent()).toBe(label);
     }
     // The Settings group, its entries sorted by name.
     await sidebar.getByRole('button', { name: 'Settings' }).click();
@@ -75,17 +75,17 @@ describe('console shell', () => {
     const page = await app.adminPage();
     await page.goto('/health');
     const sidebar = page.getByTestId('sidebar');
-    await expect(sidebar.getAttribute('data-collapsed')).resolves.toBe('false');
+    await expect.poll(() => sidebar.getAttribute('data-collapsed')).toBe('false');
     await page.getByRole('button', { name: 'Collapse sidebar' }).click();
-    await expect(sidebar.getAttribute('data-collapsed')).resolves.toBe('true');
+    await expect.poll(() => sidebar.getAttribute('data-collapsed')).toBe('true');
     await page.reload();
     await page.getByTestId('sidebar').waitFor();
-    await expect(page.getByTestId('sidebar').getAttribute('data-collapsed')).resolves.toBe('true');
+    await expect.poll(() => page.getByTestId('sidebar').getAttribute('data-collapsed')).toBe('true');
     // Collapsed, items are icons with their names for assistive technology.
     await page.getByTestId('sidebar').getByRole('link', { name: 'Incidents' }).click();
     await waitForUrl(page, (u) => u.pathname === '/incidents');
     await page.getByRole('button', { name: 'Expand sidebar' }).click();
-    await expect(page.getByTestId('sidebar').getAttribute('data-collapsed')).resolves.toBe('false');
+    await expect.poll(() => page.getByTestId('sidebar').getAttribute('data-collapsed')).toBe('false');
 
     await page.setViewportSize({ width: 900, height: 800 });
     await expect.poll(() => page.getByTestId('sidebar').getAttribute('data-collapsed')).toBe('true');
@@ -97,7 +97,7 @@ describe('console shell', () => {
     const page = await app.adminPage();
     await page.goto('/topology');
     await page.getByTestId('user-menu').click();
-    await expect(page.getByTestId('user-greeting').textContent()).resolves.toBe(`Hi ${ADMIN.name}`);
+    await expect.poll(() => page.getByTestId('user-greeting').textContent()).toBe(`Hi ${ADMIN.name}`);
     const versions = await page.getByTestId('versions').textContent();
     expect(versions).toMatch(/Frontend\s*\d+\.\d+\.\d+/);
     expect(versions).toMatch(new RegExp(`Backend\\s*${app.server.ctx.version.replace(/\./g, '\\.')}`));

@@ -67,13 +67,9 @@ describe('team members', () => {
     teamId = url.pathname.split('/').pop()!;
 
     // Sub-tabs Spec, Members, Job History; Members starts empty.
-    await expect(page.getByRole('tab').allTextContents()).resolves.toEqual([
-      'Spec',
-      'Members',
-      'Job History',
-      'Form',
-      'Code',
-    ]);
+    await expect
+      .poll(() => page.getByRole('tab').allTextContents())
+      .toEqual(['Spec', 'Members', 'Job History', 'Form', 'Code']);
     await page.getByRole('tab', { name: 'Members' }).click();
     await waitForUrl(page, (u) => u.searchParams.get('tab') === 'manageTeam');
     await page.getByText(EMPTY, { exact: true }).waitFor();
@@ -92,11 +88,11 @@ describe('team members', () => {
     await search.fill('GRACE hop');
     await expect.poll(() => options.allTextContents()).toEqual(['Grace Hoppergrace@example.com']);
     await search.press('Enter');
-    await expect(dialog.getByRole('list', { name: 'Selected people' }).textContent()).resolves.toBe(
-      'Ada LovelaceGrace Hopper',
-    );
+    await expect
+      .poll(() => dialog.getByRole('list', { name: 'Selected people' }).textContent())
+      .toBe('Ada LovelaceGrace Hopper');
     await search.fill('');
-    await expect(dialog.getByRole('option', { selected: true }).count()).resolves.toBe(2);
+    await expect.poll(() => dialog.getByRole('option', { selected: true }).count()).toBe(2);
 
     const posted = page.waitForRequest((r) => r.method() === 'POST' && r.url().includes('/api/db/team_members'));
     await dialog.getByRole('button', { name: 'Add 2 members' }).click();
@@ -108,7 +104,7 @@ describe('team members', () => {
     await expectToast(page, 'Ada Lovelace, Grace Hopper added to the team successfully');
     await expect.poll(() => dialog.count()).toBe(0);
     await memberRow(page, 'grace@example.com').waitFor();
-    await expect(memberRow(page, 'Ada Lovelace').textContent()).resolves.toContain('ada@example.com');
+    await expect.poll(() => memberRow(page, 'Ada Lovelace').textContent()).toContain('ada@example.com');
     await expect(memberIds(teamId)).resolves.toEqual([people.ada, people.grace].sort());
     await page.getByTestId('team-member-count').filter({ hasText: '2 members' }).waitFor();
 
@@ -143,7 +139,7 @@ describe('team members', () => {
     await page.getByRole('alertdialog', { name: 'Remove Member ?' }).getByRole('button', { name: 'Remove' }).click();
     await expectToast(page, 'Grace Hopper removed from team successfully');
     await page.getByText(EMPTY, { exact: true }).waitFor();
-    await expect(membersTable(page).count()).resolves.toBe(0);
+    await expect.poll(() => membersTable(page).count()).toBe(0);
     await expect(memberIds(teamId)).resolves.toEqual([]);
 
     // Reloading keeps the tab.
@@ -172,8 +168,10 @@ describe('team members', () => {
     expect(message).toBeTruthy();
     await expectToast(page, message);
     // The modal stays open with the choice, nothing was toasted as added.
-    await expect(dialog.getByRole('option', { selected: true }).count()).resolves.toBe(1);
-    await expect(page.locator('[data-sonner-toast]').filter({ hasText: 'added to the team' }).count()).resolves.toBe(0);
+    await expect.poll(() => dialog.getByRole('option', { selected: true }).count()).toBe(1);
+    await expect
+      .poll(() => page.locator('[data-sonner-toast]').filter({ hasText: 'added to the team' }).count())
+      .toBe(0);
     await page.keyboard.press('Escape');
     await app.db.query('DELETE FROM team_members WHERE team_id = $1', [teamId]);
   });
@@ -195,9 +193,9 @@ describe('team members', () => {
     await page.getByRole('tab', { name: 'Members', selected: true }).waitFor();
     await memberRow(page, 'ada@example.com').waitFor();
     await memberRow(page, 'grace@example.com').waitFor();
-    await expect(page.getByRole('button', { name: 'Add Members' }).count()).resolves.toBe(0);
-    await expect(page.getByRole('button', { name: /^Remove / }).count()).resolves.toBe(0);
-    await expect(membersTable(page).getByRole('columnheader').allTextContents()).resolves.toEqual(['Name', 'Email']);
+    await expect.poll(() => page.getByRole('button', { name: 'Add Members' }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('button', { name: /^Remove / }).count()).toBe(0);
+    await expect.poll(() => membersTable(page).getByRole('columnheader').allTextContents()).toEqual(['Name', 'Email']);
   });
 
   it('captures the Members tab and the modal in light and dark mode', async () => {
