@@ -4,7 +4,10 @@
 // `ready: true` every resource must be ready/healthy. Fails when nothing is found and there is no test.
 // Runs only with a kubeconfig: the check's `kubeconfig` (a path or the YAML itself) or env KUBECONFIG.
 // Data: `results` (the resources, each with `healthStatus` {ready, message}), `count`.
-import { ApisApi, KubeConfig, KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
+import type { KubeConfig, KubernetesObject, KubernetesObjectApi } from '@kubernetes/client-node';
+
+/** The Kubernetes client is large: it loads on the first kubernetes check, not when the server starts. */
+const loadClient = () => import('@kubernetes/client-node');
 import { z } from 'zod';
 import type { CheckContext, CheckResult, Checker } from '../checker.js';
 import {
@@ -167,6 +170,7 @@ function globToRegExp(glob: string): RegExp {
 /** Loads the check's kubeconfig (a path, or the YAML itself), else KUBECONFIG; undefined when neither. */
 async function loadKubeConfig(spec: KubernetesSpec, ctx: CheckContext): Promise<KubeConfig | undefined> {
   const value = spec.kubeconfig === undefined ? undefined : await resolveField(ctx, 'kubeconfig', spec.kubeconfig);
+  const { KubeConfig } = await loadClient();
   const kc = new KubeConfig();
   try {
     if (value?.trim()) {
@@ -230,6 +234,7 @@ async function listKind(
   const apiVersion = spec.apiVersion ?? BUILTIN[spec.kind.toLowerCase()];
   if (apiVersion) return (await list(apiVersion)).items;
   // Not a built-in kind: try each API group's preferred version until one serves it.
+  const { ApisApi } = await loadClient();
   const groups = await abortable(signal, kc.makeApiClient(ApisApi).getAPIVersions());
   for (const g of groups.groups) {
     const gv = g.preferredVersion?.groupVersion ?? g.versions[0]?.groupVersion;
@@ -253,6 +258,7 @@ async function run(spec: KubernetesSpec, ctx: CheckContext): Promise<CheckResult
       const kc = await loadKubeConfig(spec, ctx);
       if (!kc) return invalid(NO_KUBECONFIG);
       where = kc.getCurrentCluster()?.server ?? '';
+      const { KubernetesObjectApi } = await loadClient();
       const api = KubernetesObjectApi.makeApiClient(kc);
       const nsSel = spec.namespaceSelector ?? {};
       let namespaces: (string | undefined)[];

@@ -1,7 +1,7 @@
 // The `mongodb` check (canary-checker): connects with the `mongodb` driver to `url` or a connection
 // (mongodb:// or mongodb+srv://, `$(username)`/`$(password)` substituted) and runs `ping` on admin.
 // Server selection, connect and socket timeouts are bounded by the check's timeout.
-import { MongoClient } from 'mongodb';
+import type { MongoClient } from 'mongodb';
 import { z } from 'zod';
 import type { CheckContext, CheckResult, Checker } from '../checker.js';
 import {
@@ -48,9 +48,11 @@ async function run(spec: MongodbSpec, ctx: CheckContext): Promise<CheckResult> {
       where = mongoHosts(target.url) || where;
       // Leave a little of the check's time to report the failure itself.
       const budget = Math.max(500, ctx.timeoutMs - 250);
+      // The driver loads on the first mongodb check, not when the server starts.
+      const { MongoClient: Client } = await import('mongodb');
       let client: MongoClient;
       try {
-        client = new MongoClient(target.url, {
+        client = new Client(target.url, {
           serverSelectionTimeoutMS: budget,
           connectTimeoutMS: budget,
           socketTimeoutMS: budget,

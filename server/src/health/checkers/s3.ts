@@ -3,14 +3,6 @@
 // Credentials: `accessKey`/`secretKey`/`sessionToken` (EnvValues) or an AWS connection (username = access
 // key, password = secret key, url = endpoint, properties.region). Data: `bucket`, `objectPath`, `listed`,
 // and `timings` {listMs, putMs, getMs, deleteMs}.
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
@@ -58,9 +50,15 @@ function endpointOf(spec: S3Spec): string {
   return endpoint ? `${endpoint.replace(/\/+$/, '')}/${bucket}` : bucket ? `s3://${bucket}` : '';
 }
 
+/** The AWS SDK is large: it loads on the first s3 check, not when the server starts. */
+let sdk: typeof import('@aws-sdk/client-s3') | undefined;
+async function loadSdk() {
+  return (sdk ??= await import('@aws-sdk/client-s3'));
+}
+
 /** An S3 error as a person reads it: "NoSuchBucket: The specified bucket does not exist (HTTP 404)". */
 function describeS3Error(e: unknown, where: string): string {
-  if (e instanceof S3ServiceException) {
+  if (sdk && e instanceof sdk.S3ServiceException) {
     const status = e.$metadata?.httpStatusCode;
     const message = e.message && e.message !== e.name && e.message !== 'UnknownError' ? `: ${e.message}` : '';
     return `${e.name}${message}${status ? ` (HTTP ${status})` : ''}`;
@@ -102,6 +100,8 @@ async function run(spec: S3Spec, ctx: CheckContext): Promise<CheckResult> {
       where = endpoint ? `${endpoint.replace(/\/+$/, '')}/${bucket}` : `s3://${bucket} (${region})`;
       const objectPath = spec.objectPath?.replace(/^\/+/, '') || DEFAULT_OBJECT_PATH;
 
+      const { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } =
+        await loadSdk();
       const httpAgent = new http.Agent({ keepAlive: false });
       const httpsAgent = new https.Agent({ keepAlive: false, rejectUnauthorized: !insecure });
       const client = new S3Client({
