@@ -254,3 +254,87 @@ export function percentile(values: number[] | Float64Array, p: number): number {
   const s = Float64Array.from(values).sort();
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
 }
+
+// ---------------------------------------------------------------------------------------------
+// CPU and memory from /proc (Linux; zeros elsewhere)
+
+/** USER_HZ is 100 on Linux: one tick is 10 ms. */
+export const TICK_MS = 10;
+
+/** utime + stime of a process, in ticks (0 when it is gone). */
+export function processTicks(pid: number | string | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]); // utime + stime (fields 14 and 15)
+  } catch {
+    return 0;
+  }
+}
+
+/** Resident set size of a process in bytes (0 when it is gone). */
+export function rssBytes(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** /proc/stat: busy and total ticks of all CPUs together. */
+export function machineTicks(): { busy: number; total: number } {
+  try {
+    const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const total = cpu.reduce((a, b) => a + b, 0);
+    return { busy: total - cpu[3]! - (cpu[4] ?? 0), total };
+  } catch {
+    return { busy: 0, total: 0 };
+  }
+}
+
+/** CPU ticks per PostgreSQL backend serving `database` ("postgres: user <db> 127.0.0.1(port) idle"). */
+export function postgresBackendTicks(database: string): Map<string, number> {
+  const out = new Map<string, number>();
+  if (process.platform !== 'linux') return out;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(` ${database} `))
+        out.set(entry, processTicks(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return out;
+}
+
+/**
+ * CPU ticks of PostgreSQL's own processes (postmaster, checkpointer, WAL writer, autovacuum…): every
+ * postgres process that is not a client backend. Shared by every database on the server.
+ */
+export function postgresAuxiliaryTicks(): Map<string, number> {
+  const out = new Map<string, number>();
+  if (process.platform !== 'linux') return out;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (!/\d\)|\[local\]/.test(cmdline)) out.set(entry, processTicks(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return out;
+}
+
+/** Ticks the backends used between two snapshots (a backend that appeared meanwhile counts from zero). */
+export function backendTicksBetween(a: Map<string, number>, b: Map<string, number>): number {
+  let sum = 0;
+  for (const [pid, ticks] of b) sum += ticks - (a.get(pid) ?? 0);
+  return sum;
+}

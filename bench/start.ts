@@ -8,14 +8,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  TICK_MS,
   databaseUrl,
   dropDatabase,
   ensureServerBuilt,
   freePort,
+  machineTicks,
   median,
   numberFlag,
   parseFlags,
   printTable,
+  processTicks,
   recreateDatabase,
   serverMain,
   startChild,
@@ -36,10 +39,16 @@ interface Start {
   selfReportedS: number | null;
   /** SIGTERM → exit */
   stopS: number;
+  /** Busy share of the machine (all CPUs) from spawn to ready not used by the server or this process. */
+  otherBusy: number;
+  /** CPU seconds the server used from spawn to ready. */
+  serverCpuS: number;
 }
 
 async function startOnce(env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<Start> {
   const port = await freePort();
+  const m0 = machineTicks();
+  const self0 = process.cpuUsage();
   const spawned = performance.now();
   const child = startChild(process.execPath, [...nodeArgs, serverMain], {
     PATH: process.env.PATH,
@@ -52,6 +61,11 @@ async function startOnce(env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promi
   });
   try {
     const readyMs = await waitForHttp(`http://127.0.0.1:${port}/api/about`, child, { since: spawned, intervalMs: 5 });
+    const serverTicks = processTicks(child.process.pid);
+    const m1 = machineTicks();
+    const self1 = process.cpuUsage(self0);
+    const selfTicks = (self1.user + self1.system) / 1000 / TICK_MS;
+    const otherBusy = Math.max(0, m1.busy - m0.busy - serverTicks - selfTicks) / Math.max(1, m1.total - m0.total);
     const self = /ready in ([\d.]+) s/.exec(child.output());
     const stopping = performance.now();
     await child.stop(30_000);
@@ -61,6 +75,8 @@ async function startOnce(env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promi
       readyS: readyMs / 1000,
       selfReportedS: self ? Number(self[1]) : null,
       stopS: (performance.now() - stopping) / 1000,
+      otherBusy,
+      serverCpuS: (serverTicks * TICK_MS) / 1000,
     };
   } finally {
     await child.stop(1_000);
@@ -89,7 +105,8 @@ async function series(label: string, env: NodeJS.ProcessEnv, reset: () => Promis
 async function main() {
   ensureServerBuilt();
   console.log(
-    `Start time of node server/dist/main.js until GET /api/about answers 200 (${warmRuns} warm starts each):`,
+    `Start time of node server/dist/main.js until GET /api/about answers 200 (${warmRuns} warm starts each; ` +
+      `${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(2)} now):`,
   );
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'opsdeck-bench-start-'));
@@ -130,6 +147,8 @@ async function main() {
       'warm runs s',
       'server-logged ready s (cold / warm median)',
       'stop s (median)',
+      'server CPU s to ready (warm median)',
+      'other processes busy (median, of all CPUs)',
     ],
     results.map(({ label, cold, warm }) => [
       label,
@@ -139,6 +158,8 @@ async function main() {
       warm.map((w) => w.readyS.toFixed(2)).join(' '),
       `${s(cold.selfReportedS)} / ${s(median(warm.map((w) => w.selfReportedS ?? NaN)))}`,
       s(median([cold, ...warm].map((w) => w.stopS))),
+      s(median(warm.map((w) => w.serverCpuS))),
+      `${(100 * median([cold, ...warm].map((w) => w.otherBusy))).toFixed(0)}%`,
     ]),
   );
   const pglite = results[0]!;

@@ -19,6 +19,13 @@ const benchmarks = {
     summary: 'cold and warm start of node server/dist/main.js (embedded PGlite; PostgreSQL for information)',
     flags: '--warm 3 --no-postgres --profile',
   },
+  health: {
+    file: 'bench/health.ts',
+    summary:
+      'health engine: 10,000 http checks @every 1m (PostgreSQL) / 1,000 (PGlite): checks/min, lateness, RSS, CPU; summary endpoint over 30 days',
+    flags:
+      '--part engine|summary|all --db postgres|pglite|all --minutes 10 --checks 10000 --pglite-checks 1000 --per-canary 100 --pool 10,20 --warmup 60 --drain 60 --prefill-hours 2 --summary-checks 10000 --raw-hours 24 --rollup-days 30 --requests 20 --ranges 1h,24h,7d,30d --reuse',
+  },
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -1,0 +1,1139 @@
+// `npm run bench -- health`: the health engine under load, and the summary endpoint over history.
+//
+// Engine: N HTTP checks on `@every 1m` against a loopback HTTP server (bench/health-target.mjs, its
+// own process), run by `node server/dist/main.js` (its own process) for --minutes on PostgreSQL
+// (one run per --pool size) and on embedded PGlite. Reported: checks run per minute, lateness
+// against the schedule, the server's RSS and CPU, and the CPU of everything else on the machine.
+//
+// How lateness is measured. The engine plans each canary run in canaries.next_runtime (the first
+// run when the canary is applied, then planned + period when a run finishes, or finish + period
+// when that is already past: a skipped run). The benchmark adds an AFTER INSERT OR UPDATE OF
+// next_runtime trigger on canaries that copies every planned time into bench_planned(canary_id,
+// planned), so every planned time is known exactly, skipped ones included. A check_statuses row
+// (check_id, time) belongs to the latest planned time of its canary at or before `time`: the next
+// planned time is written only when the run finishes, and is then later than every check of that
+// run started (or, if it is not, finishRun re-plans from "now"). `time` is when the engine started
+// that check (runCanary passes new Date() per check), so lateness = time - planned includes the
+// scheduler's poll interval, claiming, and waiting for the per-canary check pool. Planned runs in
+// the window that never produced a status by the end, and planned slots the engine skipped
+// (a gap of more than one period between two planned times), are counted as missed runs.
+//
+// Summary: a separate database with --summary-checks checks, raw check_statuses at one row per check
+// and minute for the last --raw-hours hours, hourly roll-ups for --rollup-days days (older hours
+// generated; the last hours and the daily roll-ups by the engine's own rollupAndPrune), then the
+// p50/p95 latency of GET /api/canary/api/summary?start=<range> and EXPLAIN ANALYZE of its query.
+//
+// Flags: --part engine|summary|all, --db postgres|pglite|all, --minutes 10, --checks 10000 (PostgreSQL),
+// --pglite-checks 1000, --per-canary 100, --pool 10,20, --warmup 60 (s), --drain 60 (s), --prefill-hours 2,
+// --summary-checks 10000, --raw-hours 24, --rollup-days 30, --requests 20, --ranges 1h,24h,7d,30d, --reuse,
+// --try-indexes (also time the summary's aggregate with a covering index, built and dropped again).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openPglite, openPostgres, type Database } from '../server/src/db/database.js';
+import { migrate } from '../server/src/db/migrate.js';
+import { parseCanary } from '../server/src/health/canary.js';
+import type { Checker } from '../server/src/health/checker.js';
+import { httpChecker } from '../server/src/health/checkers/http.js';
+import { DEFAULT_RETENTION, rollupAndPrune } from '../server/src/health/rollup.js';
+import { applyCanary } from '../server/src/health/store.js';
+import { parseDocuments } from '../server/src/resources/yaml.js';
+import {
+  TICK_MS,
+  backendTicksBetween,
+  databaseExists,
+  databaseUrl,
+  ensureServerBuilt,
+  freePort,
+  machineTicks,
+  numberFlag,
+  parseFlags,
+  percentile,
+  postgresAuxiliaryTicks,
+  postgresBackendTicks,
+  printTable,
+  processTicks,
+  recreateDatabase,
+  repoRoot,
+  rssBytes,
+  serverMain,
+  sleep,
+  startChild,
+  waitForHttp,
+  type Child,
+} from './lib.js';
+
+const flags = parseFlags(process.argv.slice(2));
+const part = String(flags.part ?? 'all');
+if (!['engine', 'summary', 'all'].includes(part)) throw new Error('--part must be engine, summary or all');
+const dbChoice = String(flags.db ?? 'all');
+if (!['postgres', 'pglite', 'all'].includes(dbChoice)) throw new Error('--db must be postgres, pglite or all');
+const minutes = numberFlag(flags, 'minutes', 10);
+const pgChecks = numberFlag(flags, 'checks', 10_000);
+const pgliteChecks = numberFlag(flags, 'pglite-checks', 1_000);
+const perCanary = numberFlag(flags, 'per-canary', 100);
+const pools = String(flags.pool ?? '10,20')
+  .split(',')
+  .map((p) => {
+    const n = Number(p);
+    if (!Number.isInteger(n) || n <= 0) throw new Error('--pool takes pool sizes, e.g. 10,20');
+    return n;
+  });
+const warmupS = numberFlag(flags, 'warmup', 60);
+const drainS = numberFlag(flags, 'drain', 60);
+const prefillHours = flags['prefill-hours'] === '0' ? 0 : numberFlag(flags, 'prefill-hours', 2);
+const summaryChecks = numberFlag(flags, 'summary-checks', 10_000);
+const rawHours = numberFlag(flags, 'raw-hours', 24);
+const rollupDays = numberFlag(flags, 'rollup-days', 30);
+const requests = numberFlag(flags, 'requests', 20);
+const ranges = String(flags.ranges ?? '1h,24h,7d,30d').split(',');
+
+const ENGINE_DB = 'opsdeck_bench_health';
+const SUMMARY_DB = 'opsdeck_bench_summary';
+const PERIOD_MS = 60_000;
+const LATENESS_GOAL_MS = 2_000;
+const RSS_GOAL_BYTES = 600 * 1024 * 1024;
+const SUMMARY_GOAL_MS = 150;
+const ADMIN_EMAIL = 'bench-admin@opsdeck.local';
+const ADMIN_PASSWORD = 'opsdeck-bench-password';
+const CPUS = os.cpus().length;
+
+const log = (s: string) => console.log(s);
+const only: ReadonlyMap<string, Checker> = new Map([['http', httpChecker as Checker]]);
+const fmt = (v: number, digits = 0) => (Number.isFinite(v) ? v.toFixed(digits) : v > 0 ? '∞' : '-');
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
+
+// ---------------------------------------------------------------------------------------------
+// Canaries and history
+
+function canaryYaml(index: number, checks: number, firstCheck: number, targetUrl: string): string {
+  const lines = [
+    'apiVersion: canaries.flanksource.com/v1',
+    'kind: Canary',
+    'metadata:',
+    `  name: bench-${String(index).padStart(4, '0')}`,
+    '  namespace: bench',
+    '  labels: {bench: health}',
+    'spec:',
+    '  schedule: "@every 1m"',
+    '  http:',
+  ];
+  for (let i = firstCheck; i < firstCheck + checks; i++) {
+    lines.push(`    - name: check-${String(i).padStart(5, '0')}`);
+    lines.push(`      url: ${targetUrl}/c/${i}`);
+    lines.push('      responseCodes: [200]');
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** Applies ceil(total / perCanary) canaries through the engine's own parseCanary + applyCanary. */
+async function applyCanaries(db: Database, total: number, targetUrl: string): Promise<number> {
+  let made = 0;
+  let index = 0;
+  while (made < total) {
+    const n = Math.min(perCanary, total - made);
+    const [doc] = parseDocuments(canaryYaml(index++, n, made, targetUrl));
+    await applyCanary(db, parseCanary(doc!, only), { source: 'bench' });
+    made += n;
+  }
+  return index;
+}
+
+/**
+ * The details an http check stores for a 200 from the target (same keys as checkers/http.ts:
+ * url, code, headers, elapsed, content, json, metrics), as an SQL expression.
+ */
+const detailsSql = (endpoint: string, duration: string, time: string) => `json_build_object(
+  'url', ${endpoint}, 'code', 200,
+  'headers', json_build_object('connection', 'close', 'content-length', '15', 'content-type', 'application/json',
+    'date', to_char(${time} AT TIME ZONE 'UTC', 'Dy, DD Mon YYYY HH24:MI:SS "GMT"')),
+  'elapsed', ${duration}, 'content', '{"status":"ok"}', 'json', json_build_object('status', 'ok'),
+  'metrics', json_build_array(json_build_object('name', 'response_code', 'type', 'counter', 'value', 1,
+    'labels', json_build_object('code', '200', 'url', ${endpoint}))))`;
+
+/**
+ * Raw statuses, one per check and minute in [from, to), each check at its own second of the
+ * minute, inserted in time order as the engine appends them; about 1% fail (in runs of a few
+ * minutes, as a flapping target would).
+ */
+function rawHistorySql(fromSql: string, toSql: string): string {
+  return `
+INSERT INTO check_statuses (check_id, time, status, invalid, duration, message, error, details)
+SELECT id, t, ok, false, d,
+       CASE WHEN ok THEN '200 OK in ' || d || ' ms' END,
+       CASE WHEN NOT ok THEN 'expected 200, got 503' END,
+       ${detailsSql('endpoint', 'd', 't')}
+FROM (
+  SELECT c.id, c.endpoint,
+         g.t + (abs(hashtext(c.id::text)) % 60000) * interval '1 millisecond' AS t,
+         -- 1% failing: a few checks fail for a few minutes at a time.
+         (abs(hashtext(c.id::text || (extract(epoch FROM g.t)::bigint / 300)::text)) % 100) <> 0 AS ok,
+         (1 + floor(random() * random() * 60))::int AS d
+  FROM checks c CROSS JOIN generate_series(${fromSql}, ${toSql} - interval '1 minute', interval '1 minute') AS g(t)
+  WHERE c.deleted_at IS NULL
+) s
+ORDER BY t`;
+}
+
+/** Copies every planned time of every canary into bench_planned (see the top of this file). */
+const PLANNED_SQL = `
+CREATE TABLE IF NOT EXISTS bench_planned (
+  canary_id uuid NOT NULL, planned timestamptz NOT NULL, recorded_at timestamptz NOT NULL DEFAULT clock_timestamp());
+CREATE INDEX IF NOT EXISTS bench_planned_idx ON bench_planned (canary_id, planned);
+CREATE OR REPLACE FUNCTION bench_record_planned() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.next_runtime IS NOT NULL AND (TG_OP = 'INSERT' OR NEW.next_runtime IS DISTINCT FROM OLD.next_runtime) THEN
+    INSERT INTO bench_planned (canary_id, planned) VALUES (NEW.id, NEW.next_runtime);
+  END IF;
+  RETURN NULL;
+END $$;
+DROP TRIGGER IF EXISTS bench_planned ON canaries;
+CREATE TRIGGER bench_planned AFTER INSERT OR UPDATE OF next_runtime ON canaries
+  FOR EACH ROW EXECUTE FUNCTION bench_record_planned();`;
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+
+async function startTarget(): Promise<{ child: Child; url: string; hits(): Promise<number> }> {
+  const child = startChild(process.execPath, [path.join(import.meta.dirname, 'health-target.mjs')], {
+    PATH: process.env.PATH,
+  });
+  const deadline = Date.now() + 10_000;
+  let port = 0;
+  while (!port) {
+    const m = /listening (\d+)/.exec(child.output());
+    if (m) port = Number(m[1]);
+    else if (child.hasExited() || Date.now() > deadline)
+      throw new Error(`the target did not start:\n${child.output()}`);
+    else await sleep(20);
+  }
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    child,
+    url,
+    hits: async () => ((await (await fetch(`${url}/__hits`)).json()) as { hits: number }).hits,
+  };
+}
+
+async function startServer(env: NodeJS.ProcessEnv): Promise<{ child: Child; origin: string }> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const child = startChild(process.execPath, [serverMain], {
+    PATH: process.env.PATH,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: origin,
+    OPSDECK_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
+  await waitForHttp(`${origin}/api/about`, child);
+  return { child, origin };
+}
+
+/** CPU of the processes involved and of the whole machine, for deltas. */
+interface CpuSnap {
+  at: number;
+  server: number;
+  postgres: Map<string, number>;
+  postgresAux: Map<string, number>;
+  target: number;
+  bench: number;
+  machine: { busy: number; total: number };
+}
+
+function cpuSnap(serverPid: number | undefined, targetPid: number | undefined, database: string | null): CpuSnap {
+  const self = process.cpuUsage();
+  return {
+    at: performance.now(),
+    server: processTicks(serverPid),
+    postgres: database ? postgresBackendTicks(database) : new Map(),
+    postgresAux: postgresAuxiliaryTicks(),
+    target: processTicks(targetPid),
+    bench: (self.user + self.system) / 1000 / TICK_MS,
+    machine: machineTicks(),
+  };
+}
+
+interface CpuShares {
+  /** Each as a share of one CPU over the interval (1 = one core busy all the time). */
+  server: number;
+  postgres: number;
+  /** PostgreSQL's own processes (WAL writer, checkpointer, autovacuum…), shared by all databases. */
+  postgresAux: number;
+  target: number;
+  bench: number;
+  /** Busy time of all other processes, as a share of one CPU. */
+  other: number;
+  /** The whole machine's busy share (of all CPUs). */
+  machineBusy: number;
+  serverCpuSeconds: number;
+}
+
+function cpuBetween(a: CpuSnap, b: CpuSnap): CpuShares {
+  const wallTicks = (b.at - a.at) / TICK_MS;
+  const server = b.server - a.server;
+  const postgres = backendTicksBetween(a.postgres, b.postgres);
+  const postgresAux = backendTicksBetween(a.postgresAux, b.postgresAux);
+  const target = b.target - a.target;
+  const bench = b.bench - a.bench;
+  const busy = b.machine.busy - a.machine.busy;
+  const total = Math.max(1, b.machine.total - a.machine.total);
+  // /proc/stat counts all CPUs: total ticks ≈ wall ticks × CPUs.
+  const perCpu = total / CPUS;
+  return {
+    server: server / wallTicks,
+    postgres: postgres / wallTicks,
+    postgresAux: postgresAux / wallTicks,
+    target: target / wallTicks,
+    bench: bench / wallTicks,
+    other: Math.max(0, busy - server - postgres - postgresAux - target - bench) / perCpu,
+    machineBusy: busy / total,
+    serverCpuSeconds: (server * TICK_MS) / 1000,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Engine run
+
+interface EngineResult {
+  label: string;
+  checks: number;
+  canaries: number;
+  pool: number | null;
+  perMinute: number[];
+  failed: number;
+  firstError: string | null;
+  lateness: Float64Array;
+  startLateness: Float64Array;
+  queueing: Float64Array;
+  runDurations: Float64Array;
+  plannedRuns: number;
+  expectedCheckRuns: number;
+  missedCheckRuns: number;
+  skippedSlots: number;
+  rssMax: number;
+  rssMean: number;
+  rssEnd: number;
+  rssMaxAll: number;
+  cpu: CpuShares;
+  rollups: string[];
+  serverErrors: string[];
+  loadAvg: [number, number];
+  windowS: number;
+}
+
+async function engineRun(kind: 'postgres' | 'pglite', totalChecks: number, pool: number | null): Promise<EngineResult> {
+  const label = kind === 'postgres' ? `PostgreSQL, pool ${pool}` : 'PGlite';
+  log(`\n== ${label}: ${totalChecks} http checks on @every 1m`);
+  const target = await startTarget();
+  const tmp = kind === 'pglite' ? fs.mkdtempSync(path.join(os.tmpdir(), 'opsdeck-bench-health-')) : null;
+  const dataDir = tmp ? path.join(tmp, 'data') : null;
+  const open = async (): Promise<Database> =>
+    kind === 'postgres' ? openPostgres(databaseUrl(ENGINE_DB), 2) : openPglite(dataDir!);
+  try {
+    // Prepare the database before the server starts: schema, trigger, canaries, recent history.
+    if (kind === 'postgres') await recreateDatabase(ENGINE_DB);
+    else fs.mkdirSync(dataDir!, { recursive: true });
+    let db = await open();
+    let canaries: number;
+    try {
+      await migrate(db);
+      await db.exec(PLANNED_SQL);
+      const t0 = performance.now();
+      canaries = await applyCanaries(db, totalChecks, target.url);
+      log(
+        `  applied ${canaries} canaries × ${Math.min(perCanary, totalChecks)} checks (applyCanary) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      );
+      if (prefillHours > 0) {
+        const t1 = performance.now();
+        const r = await db.query(
+          rawHistorySql(
+            `date_trunc('minute', now()) - interval '${prefillHours} hours'`,
+            `date_trunc('minute', now())`,
+          ),
+        );
+        await db.query(
+          `UPDATE checks SET status = 'healthy', last_runtime = now() - interval '1 minute', last_transition_time = now() - interval '${prefillHours} hours' WHERE deleted_at IS NULL`,
+        );
+        await db.query('ANALYZE');
+        log(
+          `  prefilled ${r.affectedRows ?? '?'} check_statuses rows (${prefillHours} h at 1/min, what the roll-up job reads in steady state) in ${((performance.now() - t1) / 1000).toFixed(1)} s`,
+        );
+      }
+      // As if the canaries had been applied just now: first runs spread like applyCanary's firstRun
+      // (a random point in the first min(period, 30 s)), starting 2 s from now.
+      await db.query(
+        `UPDATE canaries SET next_runtime = now() + interval '2 seconds' + random() * interval '${Math.min(PERIOD_MS, 30_000)} milliseconds' WHERE deleted_at IS NULL`,
+      );
+    } finally {
+      await db.close();
+    }
+
+    const env: NodeJS.ProcessEnv =
+      kind === 'postgres'
+        ? { DATABASE_URL: databaseUrl(ENGINE_DB), DATABASE_POOL_SIZE: String(pool) }
+        : { DATA_DIR: dataDir! };
+    const server = await startServer(env);
+    const serverPid = server.child.process.pid;
+    const readyAt = Date.now();
+    const windowStart = readyAt + warmupS * 1000;
+    const windowEnd = windowStart + minutes * 60_000;
+    log(
+      `  server ready (pid ${serverPid}); warm-up ${warmupS} s, then ${minutes} min measured, then up to ${drainS} s for the last planned runs`,
+    );
+
+    const rss: number[] = [];
+    let rssMaxAll = 0;
+    let before: CpuSnap | undefined;
+    let after: CpuSnap | undefined;
+    let lastHits = await target.hits();
+    let lastSnap = cpuSnap(serverPid, target.child.process.pid, kind === 'postgres' ? ENGINE_DB : null);
+    let lastProgress = Date.now();
+    const loadStart = os.loadavg()[0]!;
+    while (Date.now() < windowEnd) {
+      if (server.child.hasExited()) throw new Error(`the server exited:\n${server.child.output()}`);
+      const now = Date.now();
+      if (!before && now >= windowStart)
+        before = cpuSnap(serverPid, target.child.process.pid, kind === 'postgres' ? ENGINE_DB : null);
+      const r = rssBytes(serverPid);
+      rssMaxAll = Math.max(rssMaxAll, r);
+      if (before) rss.push(r);
+      if (now - lastProgress >= 60_000) {
+        const hits = await target.hits();
+        const snap = cpuSnap(serverPid, target.child.process.pid, kind === 'postgres' ? ENGINE_DB : null);
+        const c = cpuBetween(lastSnap, snap);
+        log(
+          `  ${((now - readyAt) / 60_000).toFixed(1).padStart(5)} min: ${hits - lastHits} checks in the last minute, RSS ${mb(r)} MB, ` +
+            `server ${pct(c.server)} of a CPU, PostgreSQL ${pct(c.postgres)}, other processes ${pct(c.other)}, load ${os.loadavg()[0]!.toFixed(2)}${now < windowStart ? ' (warm-up)' : ''}`,
+        );
+        lastHits = hits;
+        lastSnap = snap;
+        lastProgress = now;
+      }
+      await sleep(Math.min(1000, Math.max(1, (before ? windowEnd : windowStart) - Date.now())));
+    }
+    after = cpuSnap(serverPid, target.child.process.pid, kind === 'postgres' ? ENGINE_DB : null);
+    const rssEnd = rssBytes(serverPid);
+    const loadEnd = os.loadavg()[0]!;
+
+    // Drain: let the runs planned before the end of the window finish.
+    const drainStart = Date.now();
+    if (kind === 'postgres') {
+      const probe = await openPostgres(databaseUrl(ENGINE_DB), 1);
+      try {
+        while (Date.now() - drainStart < drainS * 1000) {
+          const { rows } = await probe.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM canaries WHERE deleted_at IS NULL AND next_runtime < $1`,
+            [new Date(windowEnd)],
+          );
+          if (rows[0]!.n === 0) break;
+          await sleep(1000);
+        }
+      } finally {
+        await probe.close();
+      }
+    } else {
+      await sleep(drainS * 1000);
+    }
+    const stopAt = Date.now();
+    await server.child.stop(120_000);
+    log(`  drained ${((stopAt - drainStart) / 1000).toFixed(0)} s, server stopped`);
+    const serverErrors = server.child
+      .output()
+      .split('\n')
+      .filter((l) => /error|fail/i.test(l));
+
+    db = await open();
+    try {
+      return {
+        label,
+        checks: totalChecks,
+        canaries,
+        pool,
+        ...(await analyse(db, windowStart, windowEnd, stopAt)),
+        rssMax: Math.max(...rss),
+        rssMean: rss.reduce((a, b) => a + b, 0) / Math.max(1, rss.length),
+        rssEnd,
+        rssMaxAll,
+        cpu: cpuBetween(before!, after),
+        serverErrors,
+        loadAvg: [loadStart, loadEnd],
+        windowS: (after.at - before!.at) / 1000,
+      };
+    } finally {
+      await db.close();
+    }
+  } finally {
+    await target.child.stop();
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Upper bound index: the last element of sorted xs that is ≤ v (−1 when none). */
+function lastAtOrBefore(xs: number[], v: number): number {
+  let lo = 0;
+  let hi = xs.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid]! <= v) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+async function analyse(db: Database, ws: number, we: number, stopAt: number) {
+  const checksOf = new Map<string, number>();
+  for (const r of (
+    await db.query<{ id: string; n: number }>(
+      `SELECT ca.id, count(c.id)::int AS n FROM canaries ca JOIN checks c ON c.canary_id = ca.id AND c.deleted_at IS NULL
+       WHERE ca.deleted_at IS NULL GROUP BY ca.id`,
+    )
+  ).rows)
+    checksOf.set(r.id, r.n);
+
+  const planned = new Map<string, number[]>();
+  for (const r of (
+    await db.query<{ canary_id: string; p: number }>(
+      `SELECT canary_id, (extract(epoch FROM planned) * 1000)::float8 AS p FROM bench_planned ORDER BY canary_id, planned, recorded_at`,
+    )
+  ).rows) {
+    const list = planned.get(r.canary_id) ?? [];
+    if (list[list.length - 1] !== r.p) list.push(r.p);
+    planned.set(r.canary_id, list);
+  }
+
+  const { rows } = await db.query<{ canary_id: string; t: number; status: boolean; error: string | null }>(
+    `SELECT c.canary_id, (extract(epoch FROM cs.time) * 1000)::float8 AS t, cs.status, cs.error
+     FROM check_statuses cs JOIN checks c ON c.id = cs.check_id
+     WHERE cs.time >= $1 AND cs.time <= $2`,
+    [new Date(ws), new Date(stopAt + 120_000)],
+  );
+
+  // Checks run per minute of the window, by the time they ran.
+  const perMinute = Array.from({ length: Math.floor((we - ws) / 60_000) }, () => 0);
+  let failed = 0;
+  let firstError: string | null = null;
+  // Per planned run (canary, planned): the start times of its checks.
+  const runs = new Map<string, { canary: string; planned: number; times: number[] }>();
+  let unattributed = 0;
+  for (const r of rows) {
+    if (r.t >= ws && r.t < we) {
+      const m = Math.floor((r.t - ws) / 60_000);
+      if (m < perMinute.length) perMinute[m]!++;
+      if (!r.status) {
+        failed++;
+        firstError ??= r.error;
+      }
+    }
+    const list = planned.get(r.canary_id) ?? [];
+    const i = lastAtOrBefore(list, r.t);
+    if (i < 0) {
+      unattributed++;
+      continue;
+    }
+    const p = list[i]!;
+    if (p < ws || p >= we) continue;
+    const key = `${r.canary_id} ${p}`;
+    const run = runs.get(key) ?? { canary: r.canary_id, planned: p, times: [] };
+    run.times.push(r.t);
+    runs.set(key, run);
+  }
+  if (unattributed) log(`  (${unattributed} statuses had no planned time before them: not counted)`);
+
+  const lateness: number[] = [];
+  const startLateness: number[] = [];
+  const queueing: number[] = [];
+  for (const run of runs.values()) {
+    const first = Math.min(...run.times);
+    startLateness.push(first - run.planned);
+    for (const t of run.times) {
+      lateness.push(t - run.planned);
+      queueing.push(t - first);
+    }
+  }
+
+  // Planned runs in the window, check runs they should have produced, and slots the engine skipped.
+  let plannedRuns = 0;
+  let expectedCheckRuns = 0;
+  let missedCheckRuns = 0;
+  let skippedSlots = 0;
+  for (const [canary, list] of planned) {
+    const n = checksOf.get(canary) ?? 0;
+    for (let i = 0; i < list.length; i++) {
+      const p = list[i]!;
+      if (p >= ws && p < we) {
+        plannedRuns++;
+        expectedCheckRuns += n;
+        const done = runs.get(`${canary} ${p}`)?.times.length ?? 0;
+        missedCheckRuns += Math.max(0, n - done);
+      }
+      // Slots of the planned phase between this planned time and the next one that were never planned
+      // (the engine re-plans from "now" after a run that ended past its next slot), and slots after the
+      // last planned time when its run never finished: both are missed runs.
+      const next = list[i + 1] ?? Infinity;
+      for (let slot = p + PERIOD_MS; slot < next - 1000 && slot < we; slot += PERIOD_MS) {
+        if (slot < ws) continue;
+        skippedSlots++;
+        expectedCheckRuns += n;
+        missedCheckRuns += n;
+      }
+    }
+  }
+
+  const jobs = (
+    await db.query<{ d: number }>(
+      `SELECT (extract(epoch FROM (time_end - time_start)) * 1000)::float8 AS d FROM job_history
+       WHERE name = 'Canary' AND time_start >= $1 AND time_start < $2`,
+      [new Date(ws), new Date(we)],
+    )
+  ).rows.map((r) => r.d);
+  const rollups = (
+    await db.query<{ start: string; ms: number; details: unknown }>(
+      `SELECT time_start::text AS start, duration_millis::float8 AS ms, details::text AS details FROM job_history
+       WHERE name = 'CheckStatusRollup' ORDER BY time_start`,
+    )
+  ).rows.map((r) => `${r.start}: ${fmt(r.ms)} ms ${String(r.details)}`);
+
+  return {
+    perMinute,
+    failed,
+    firstError,
+    lateness: Float64Array.from(lateness),
+    startLateness: Float64Array.from(startLateness),
+    queueing: Float64Array.from(queueing),
+    runDurations: Float64Array.from(jobs),
+    plannedRuns,
+    expectedCheckRuns,
+    missedCheckRuns,
+    skippedSlots,
+    rollups,
+  };
+}
+
+function reportEngine(r: EngineResult): void {
+  const s = (xs: Float64Array, p: number) => fmt(percentile(xs, p));
+  log('');
+  log(
+    `${r.label}: ${r.checks} checks = ${r.canaries} canaries × ${Math.min(perCanary, r.checks)} checks, @every 1m, ` +
+      `${(r.windowS / 60).toFixed(1)} min measured (load average ${r.loadAvg[0].toFixed(2)} at the start, ${r.loadAvg[1].toFixed(2)} at the end)`,
+  );
+  const mean = r.perMinute.reduce((a, b) => a + b, 0) / Math.max(1, r.perMinute.length);
+  printTable(
+    ['checks run per minute', 'mean', 'min', 'max', 'expected', 'failed statuses'],
+    [['', fmt(mean), fmt(Math.min(...r.perMinute)), fmt(Math.max(...r.perMinute)), r.checks, r.failed]],
+  );
+  if (r.firstError) log(`  first failure: ${r.firstError}`);
+  log(`  per minute: ${r.perMinute.join(' ')}`);
+  const missedShare = r.missedCheckRuns / Math.max(1, r.expectedCheckRuns);
+  // Missed runs count as infinitely late in the "with missed" percentile.
+  const withMissed = new Float64Array(r.lateness.length + r.missedCheckRuns);
+  withMissed.set(r.lateness);
+  withMissed.fill(Infinity, r.lateness.length);
+  const over = r.lateness.reduce((a, v) => a + (v > LATENESS_GOAL_MS ? 1 : 0), 0);
+  log('');
+  printTable(
+    ['lateness ms (check start − planned time)', 'n', 'p50', 'p90', 'p99', 'max', `> ${LATENESS_GOAL_MS / 1000} s`],
+    [
+      [
+        'every check run',
+        r.lateness.length,
+        s(r.lateness, 50),
+        s(r.lateness, 90),
+        s(r.lateness, 99),
+        s(r.lateness, 100),
+        pct(over / Math.max(1, r.lateness.length)),
+      ],
+      [
+        '  of which: run start (first check of the run)',
+        r.startLateness.length,
+        s(r.startLateness, 50),
+        s(r.startLateness, 90),
+        s(r.startLateness, 99),
+        s(r.startLateness, 100),
+        '',
+      ],
+      [
+        '  of which: waiting inside the run (check pool)',
+        r.queueing.length,
+        s(r.queueing, 50),
+        s(r.queueing, 90),
+        s(r.queueing, 99),
+        s(r.queueing, 100),
+        '',
+      ],
+      [
+        'with missed runs as infinitely late',
+        withMissed.length,
+        s(withMissed, 50),
+        s(withMissed, 90),
+        s(withMissed, 99),
+        s(withMissed, 100),
+        '',
+      ],
+      [
+        'canary run duration (job_history)',
+        r.runDurations.length,
+        s(r.runDurations, 50),
+        s(r.runDurations, 90),
+        s(r.runDurations, 99),
+        s(r.runDurations, 100),
+        '',
+      ],
+    ],
+  );
+  log(
+    `  planned canary runs in the window: ${r.plannedRuns}; check runs expected ${r.expectedCheckRuns}, missed ${r.missedCheckRuns} (${(100 * missedShare).toFixed(2)}%), of which skipped slots ${r.skippedSlots} canary runs`,
+  );
+  log('');
+  printTable(
+    ['memory and CPU', 'value'],
+    [
+      ['server RSS max in the window, MB', mb(r.rssMax)],
+      ['server RSS mean / at the end, MB', `${mb(r.rssMean)} / ${mb(r.rssEnd)}`],
+      ['server RSS max incl. warm-up, MB', mb(r.rssMaxAll)],
+      ['Opsdeck process CPU (share of one CPU)', pct(r.cpu.server)],
+      [`Opsdeck process CPU (share of the machine, ${CPUS} CPUs)`, pct(r.cpu.server / CPUS)],
+      [
+        'Opsdeck CPU per check run, ms',
+        fmt(
+          (r.cpu.serverCpuSeconds * 1000) /
+            Math.max(
+              1,
+              r.perMinute.reduce((x, y) => x + y, 0),
+            ),
+          2,
+        ),
+      ],
+      [
+        'PostgreSQL backends of the database (share of one CPU)',
+        r.pool === null ? '- (in the server process)' : pct(r.cpu.postgres),
+      ],
+      ['PostgreSQL own processes: WAL writer, checkpointer… (shared by all databases)', pct(r.cpu.postgresAux)],
+      ['loopback target (share of one CPU)', pct(r.cpu.target)],
+      ['benchmark process (share of one CPU)', pct(r.cpu.bench)],
+      ['other processes on the machine (share of one CPU)', pct(r.cpu.other)],
+      ['machine busy (all CPUs)', pct(r.cpu.machineBusy)],
+    ],
+  );
+  if (r.rollups.length) {
+    log('  roll-up jobs during the run (job_history):');
+    for (const x of r.rollups) log(`    ${x}`);
+  }
+  if (r.serverErrors.length) {
+    log(`  server logged ${r.serverErrors.length} error lines, first: ${r.serverErrors.slice(0, 3).join(' | ')}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Summary endpoint
+
+/** The summary query, read from the server source so the EXPLAIN is of the query the server runs. */
+function summarySql(): string {
+  const text = fs.readFileSync(path.join(repoRoot, 'server/src/health/api.ts'), 'utf8');
+  const m = /const SUMMARY_SQL = `([\s\S]*?)`;/.exec(text);
+  if (!m) throw new Error('SUMMARY_SQL not found in server/src/health/api.ts');
+  return m[1]!;
+}
+
+async function prepareSummaryDatabase(): Promise<void> {
+  const url = databaseUrl(SUMMARY_DB);
+  const wanted = `${summaryChecks} checks, ${rawHours} h raw, ${rollupDays} d hourly`;
+  if (flags.reuse && (await databaseExists(SUMMARY_DB))) {
+    const db = await openPostgres(url, 1);
+    try {
+      const { rows } = await db
+        .query<{ v: string; until: string }>(`SELECT v, until::text AS until FROM bench_summary_meta`)
+        .catch(() => ({ rows: [] as { v: string; until: string }[] }));
+      if (rows[0]?.v === wanted) {
+        // The ranges are relative to now: bring the history up to now (raw rows for the minutes since
+        // it was generated, their roll-ups) and drop raw rows older than --raw-hours, as retention would.
+        const t = performance.now();
+        const added = await db.query(rawHistorySql(`'${rows[0].until}'::timestamptz`, `date_trunc('minute', now())`));
+        const dropped = await db.query(
+          `DELETE FROM check_statuses WHERE time < date_trunc('hour', now()) - interval '${rawHours} hours'`,
+        );
+        await rollupAndPrune(db, DEFAULT_RETENTION, new Date(Date.parse(rows[0].until) - 3_600_000));
+        await db.query(`UPDATE bench_summary_meta SET until = date_trunc('minute', now())`);
+        if ((added.affectedRows ?? 0) + (dropped.affectedRows ?? 0) > 0) await db.exec('VACUUM ANALYZE');
+        log(
+          `Reusing database ${SUMMARY_DB} (${wanted}): ${added.affectedRows} raw rows added up to now, ${dropped.affectedRows} older than ${rawHours} h deleted, roll-ups updated (${((performance.now() - t) / 1000).toFixed(1)} s).`,
+        );
+        return;
+      }
+    } finally {
+      await db.close();
+    }
+  }
+  log(`Creating database ${SUMMARY_DB}: ${wanted}…`);
+  await recreateDatabase(SUMMARY_DB);
+  const db = await openPostgres(url, 1);
+  try {
+    await migrate(db);
+    const t0 = performance.now();
+    const canaries = await applyCanaries(db, summaryChecks, 'http://127.0.0.1:9');
+    // Engines are off in this benchmark, but keep the canaries from ever being due.
+    await db.query(`UPDATE canaries SET next_runtime = now() + interval '10 years'`);
+    log(`  ${canaries} canaries, ${summaryChecks} checks (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    for (let h = rawHours; h > 0; h--) {
+      const t = performance.now();
+      const r = await db.query(
+        rawHistorySql(
+          `date_trunc('hour', now()) - interval '${h - 1} hours' - interval '1 hour'`,
+          `date_trunc('hour', now()) - interval '${h - 1} hours'`,
+        ),
+      );
+      process.stdout.write(
+        `\r  raw check_statuses: hour ${rawHours - h + 1}/${rawHours}, ${r.affectedRows} rows in ${((performance.now() - t) / 1000).toFixed(1)} s   `,
+      );
+    }
+    // The current, partial hour up to the last full minute.
+    await db.query(rawHistorySql(`date_trunc('hour', now())`, `date_trunc('minute', now())`));
+    log('');
+    const t1 = performance.now();
+    // Hourly roll-ups older than the raw rows, in the shape ROLLUP_HOURLY writes (60 runs an hour).
+    const old = await db.query(`
+      INSERT INTO check_statuses_1h (check_id, created_at, total, passed, failed, duration_avg, duration_max)
+      SELECT id, h, 60, 60 - f, f, avg_d, avg_d + floor(random() * 200)::int
+      FROM (SELECT c.id, h,
+                   CASE WHEN abs(hashtext(c.id::text || h::text)) % 100 = 0 THEN 1 + floor(random() * 59)::int ELSE 0 END AS f,
+                   (2 + floor(random() * 20))::int AS avg_d
+            FROM checks c CROSS JOIN generate_series(date_trunc('hour', now()) - interval '${rollupDays} days',
+                                                     date_trunc('hour', now()) - interval '${rawHours + 1} hours', interval '1 hour') h
+            WHERE c.deleted_at IS NULL) s`);
+    log(
+      `  check_statuses_1h older than the raw rows: ${old.affectedRows} rows (${((performance.now() - t1) / 1000).toFixed(1)} s)`,
+    );
+    const t2 = performance.now();
+    const rolled = await rollupAndPrune(db, DEFAULT_RETENTION, new Date(Date.now() - rollupDays * 86_400_000));
+    log(
+      `  rollupAndPrune (the engine's roll-up) since ${rollupDays} d ago: ${rolled.hourly} hourly and ${rolled.daily} daily rows written (${((performance.now() - t2) / 1000).toFixed(1)} s)`,
+    );
+    await db.query(
+      `UPDATE checks SET status = 'healthy', last_runtime = now() - interval '30 seconds', last_transition_time = now() - interval '3 days'`,
+    );
+    const t3 = performance.now();
+    await db.exec('VACUUM ANALYZE');
+    log(`  VACUUM ANALYZE (${((performance.now() - t3) / 1000).toFixed(1)} s)`);
+    await db.exec(
+      `CREATE TABLE bench_summary_meta (v text, until timestamptz); INSERT INTO bench_summary_meta VALUES ('${wanted}', date_trunc('minute', now()))`,
+    );
+  } finally {
+    await db.close();
+  }
+}
+
+async function summaryBench(): Promise<void> {
+  log(`\n== Summary endpoint: GET /api/canary/api/summary with ${summaryChecks} checks`);
+  await prepareSummaryDatabase();
+  const url = databaseUrl(SUMMARY_DB);
+  const db = await openPostgres(url, 1);
+  const sizes = (
+    await db.query<{ rel: string; n: string; size: string }>(
+      `SELECT relname AS rel, reltuples::bigint::text AS n, pg_size_pretty(pg_total_relation_size(oid)) AS size FROM pg_class
+       WHERE relname IN ('check_statuses', 'check_statuses_1h', 'check_statuses_1d', 'checks') ORDER BY relname`,
+    )
+  ).rows;
+  const span = (
+    await db.query<{ a: string; b: string }>(`SELECT min(time)::text AS a, max(time)::text AS b FROM check_statuses`)
+  ).rows[0]!;
+  log('');
+  printTable(
+    ['table', 'rows (estimate)', 'size with indexes'],
+    sizes.map((r) => [r.rel, Number(r.n).toLocaleString('en-US'), r.size]),
+  );
+  log(`  raw statuses from ${span.a} to ${span.b}`);
+
+  const server = await startServer({
+    DATABASE_URL: url,
+    OPSDECK_ENGINES: 'false',
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+  });
+  const signIn = await fetch(`${server.origin}/api/auth/sign-in/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.origin },
+    body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
+  });
+  const signInBody = await signIn.text();
+  const cookie = signIn.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .join('; ');
+  if (signIn.status !== 200 || !cookie) throw new Error(`signing in failed: ${signIn.status} ${signInBody}`);
+
+  const rowsOut: (string | number)[][] = [];
+  const verdicts: string[] = [];
+  for (const range of ranges) {
+    const path = `/api/canary/api/summary?start=${range}`;
+    const one = async () => {
+      const t = performance.now();
+      const r = await fetch(server.origin + path, { headers: { cookie } });
+      const text = await r.text();
+      const ms = performance.now() - t;
+      let serverMs = NaN;
+      let checks = 0;
+      try {
+        const body = JSON.parse(text) as { duration: number; checks_summary: unknown[] };
+        serverMs = body.duration;
+        checks = body.checks_summary.length;
+      } catch {
+        // an error body
+      }
+      return { ms, status: r.status, bytes: text.length, serverMs, checks, text };
+    };
+    process.stdout.write(`  ${path}: `);
+    const warm = await one();
+    if (warm.status !== 200) log(`(warm-up answered ${warm.status}: ${warm.text.slice(0, 300)}) `);
+    const before = cpuSnap(server.child.process.pid, undefined, SUMMARY_DB);
+    const samples: Awaited<ReturnType<typeof one>>[] = [];
+    const started = performance.now();
+    // At most --requests, and at most 2 minutes per range (at least 3 requests).
+    while (samples.length < requests && (samples.length < 3 || performance.now() - started < 120_000))
+      samples.push(await one());
+    const after = cpuSnap(server.child.process.pid, undefined, SUMMARY_DB);
+    const cpu = cpuBetween(before, after);
+    const ok = samples.filter((x) => x.status === 200);
+    const lat = Float64Array.from(samples.map((x) => x.ms));
+    log(`${samples.length} requests`);
+    const p95 = percentile(lat, 95);
+    rowsOut.push([
+      `start=${range}`,
+      samples.length,
+      `${ok.length}/${samples.length}`,
+      fmt(percentile(lat, 50)),
+      fmt(p95),
+      fmt(percentile(lat, 100)),
+      fmt(percentile(Float64Array.from(ok.map((x) => x.serverMs)), 50)),
+      ok[0]?.checks ?? 0,
+      `${((ok[0]?.bytes ?? 0) / 1024 / 1024).toFixed(1)} MB`,
+      pct(cpu.server),
+      pct(cpu.postgres),
+      pct(cpu.other),
+    ]);
+    if (range === '1h' || range === '30d')
+      verdicts.push(
+        `start=${range}: p95 ${fmt(p95)} ms — goal < ${SUMMARY_GOAL_MS} ms: ${ok.length === samples.length && p95 < SUMMARY_GOAL_MS ? 'met' : 'NOT met'}`,
+      );
+    const failed = samples.find((x) => x.status !== 200);
+    if (failed) log(`    a failed request answered ${failed.status}: ${failed.text.slice(0, 300)}`);
+  }
+  await server.child.stop();
+  log('');
+  printTable(
+    [
+      'summary request',
+      'n',
+      '200s',
+      'p50 ms',
+      'p95 ms',
+      'max ms',
+      'server-reported ms (p50)',
+      'checks',
+      'body',
+      'server CPU',
+      'PostgreSQL CPU',
+      'other processes CPU',
+    ],
+    rowsOut,
+  );
+  log('(CPU as a share of one CPU while that range was measured; requests are sequential, one at a time.)');
+  for (const v of verdicts) log(v);
+
+  // Where the time goes: the server's query under EXPLAIN ANALYZE, then the parts of it on their own.
+  const sql = summarySql();
+  await db.query('SET jit = off');
+  for (const range of ['1h', '30d'].filter((r) => ranges.includes(r))) {
+    const ms = range === '1h' ? 3_600_000 : 30 * 86_400_000;
+    const end = new Date();
+    const start = new Date(end.getTime() - ms);
+    const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, [start, end, null]);
+    log(`\nEXPLAIN (ANALYZE, BUFFERS) of the summary query, start=${range}:`);
+    for (const r of rows) log(`  ${r['QUERY PLAN']}`);
+  }
+  await summaryShapes(db);
+  await db.close();
+}
+
+/** The summary's parts timed on their own, and query shapes that would answer faster (bench DB only). */
+async function summaryShapes(db: Database): Promise<void> {
+  const time = async (sql: string, params: unknown[]) => {
+    const xs: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t = performance.now();
+      await db.query(sql, params);
+      xs.push(performance.now() - t);
+    }
+    return Math.min(...xs);
+  };
+  const now = new Date();
+  const agg = (pcts: boolean) => `
+    SELECT check_id, count(*) FILTER (WHERE status) AS passed, count(*) FILTER (WHERE NOT status) AS failed,
+      max(time) FILTER (WHERE status) AS last_pass, max(time) FILTER (WHERE NOT status) AS last_fail,
+      ${pcts ? `percentile_disc(0.95) WITHIN GROUP (ORDER BY duration) AS p95, percentile_disc(0.97) WITHIN GROUP (ORDER BY duration) AS p97, percentile_disc(0.99) WITHIN GROUP (ORDER BY duration) AS p99,` : ''}
+      round(avg(duration) FILTER (WHERE time > now() - interval '1 hour')) AS rolling1h
+    FROM check_statuses WHERE time >= $1 AND time <= $2 GROUP BY check_id`;
+  const full = summarySql();
+  const jsonOnly = full.replace(
+    /WITH s AS \([\s\S]*?\n\)\n/,
+    'WITH s AS (SELECT NULL::uuid AS check_id, 0 AS passed, 0 AS failed, NULL::timestamptz AS last_pass, NULL::timestamptz AS last_fail, 0 AS p95, 0 AS p97, 0 AS p99, 0 AS rolling1h WHERE $1::timestamptz IS NOT NULL AND $2::timestamptz IS NOT NULL)\n',
+  );
+  // Long ranges from the hourly roll-ups plus the raw rows of the current hour.
+  const fromHourly = `
+    WITH h AS (
+      SELECT check_id, sum(passed) AS passed, sum(failed) AS failed, max(duration_max) AS dmax
+      FROM check_statuses_1h WHERE created_at >= date_trunc('hour', $1::timestamptz) AND created_at < date_trunc('hour', $2::timestamptz)
+      GROUP BY check_id),
+    r AS (
+      SELECT check_id, count(*) FILTER (WHERE status) AS passed, count(*) FILTER (WHERE NOT status) AS failed
+      FROM check_statuses WHERE time >= date_trunc('hour', $2::timestamptz) AND time <= $2 GROUP BY check_id)
+    SELECT count(*), sum(h.passed), sum(h.failed), max(h.dmax), sum(r.passed), sum(r.failed)
+    FROM checks c LEFT JOIN h ON h.check_id = c.id LEFT JOIN r ON r.check_id = c.id WHERE c.deleted_at IS NULL`;
+  // Tiered: daily roll-ups for whole days, hourly for the partial days, raw rows for the partial hours.
+  const tiered = `
+    WITH b AS (SELECT $1::timestamptz AS s, $2::timestamptz AS e,
+                      date_trunc('day', $1::timestamptz) + interval '1 day' AS d0, date_trunc('day', $2::timestamptz) AS d1,
+                      date_trunc('hour', $1::timestamptz) + interval '1 hour' AS h0, date_trunc('hour', $2::timestamptz) AS h1),
+    u AS (
+      SELECT check_id, passed, failed FROM check_statuses_1d, b WHERE created_at >= b.d0 AND created_at < b.d1
+      UNION ALL
+      SELECT check_id, passed, failed FROM check_statuses_1h, b
+      WHERE (created_at >= b.h0 AND created_at < b.d0) OR (created_at >= b.d1 AND created_at < b.h1)
+      UNION ALL
+      SELECT check_id, status::int, (NOT status)::int FROM check_statuses, b
+      WHERE (time >= b.s AND time < b.h0) OR (time >= b.h1 AND time <= b.e))
+    SELECT count(*), sum(passed), sum(failed) FROM (SELECT check_id, sum(passed) AS passed, sum(failed) AS failed FROM u GROUP BY check_id) x`;
+  // Per check through the primary key (check_id, time): no sort of all rows by check_id.
+  const lateral = `
+    SELECT count(*) FILTER (WHERE s IS NOT NULL) FROM checks c CROSS JOIN LATERAL (
+      SELECT count(*) FILTER (WHERE status) AS passed, count(*) FILTER (WHERE NOT status) AS failed,
+        max(time) FILTER (WHERE status) AS last_pass, max(time) FILTER (WHERE NOT status) AS last_fail,
+        percentile_disc(0.95) WITHIN GROUP (ORDER BY duration) AS p95, percentile_disc(0.97) WITHIN GROUP (ORDER BY duration) AS p97,
+        percentile_disc(0.99) WITHIN GROUP (ORDER BY duration) AS p99,
+        round(avg(duration) FILTER (WHERE time > now() - interval '1 hour')) AS rolling1h
+      FROM check_statuses cs WHERE cs.check_id = c.id AND cs.time >= $1 AND cs.time <= $2) s
+    WHERE c.deleted_at IS NULL`;
+  const executionMs = async (sql: string, params: unknown[]) => {
+    const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE) ${sql}`, params);
+    const line = rows.map((r) => r['QUERY PLAN']).find((l) => l.startsWith('Execution Time'));
+    return Number(/([\d.]+) ms/.exec(line ?? '')?.[1] ?? NaN);
+  };
+  const rowsOut: (string | number)[][] = [];
+  for (const range of ['1h', '30d'].filter((r) => ranges.includes(r))) {
+    const start = new Date(now.getTime() - (range === '1h' ? 3_600_000 : 30 * 86_400_000));
+    const p = [start, now];
+    const add = (label: string, ms: number) => rowsOut.push(['', label, fmt(ms)]);
+    rowsOut.push([`start=${range}`, 'the server query (as is)', fmt(await time(full, [...p, null]))]);
+    add(
+      'only the per-check aggregate (CTE s) with the 3 percentiles',
+      await time(`SELECT count(*) FILTER (WHERE s IS NOT NULL) FROM (${agg(true)}) s`, p),
+    );
+    add(
+      'the aggregate without percentiles',
+      await time(`SELECT count(*) FILTER (WHERE s IS NOT NULL) FROM (${agg(false)}) s`, p),
+    );
+    if (jsonOnly !== full) {
+      add(
+        `only the JSON of the ${summaryChecks} checks (aggregate left empty), received`,
+        await time(jsonOnly, [...p, null]),
+      );
+      add('  the same, execution inside PostgreSQL (EXPLAIN ANALYZE)', await executionMs(jsonOnly, [...p, null]));
+    }
+    add(
+      'the server query with work_mem 64MB instead of 4MB (no sort spill)',
+      await db.transaction(async (tx) => {
+        await tx.query(`SET LOCAL work_mem = '64MB'`);
+        const t = performance.now();
+        await tx.query(full, [...p, null]);
+        return performance.now() - t;
+      }),
+    );
+    if (range === '1h') {
+      add('aggregate per check through the primary key (LATERAL, heap fetches)', await time(lateral, p));
+      if (flags['try-indexes']) {
+        const t = performance.now();
+        await db.query(
+          `CREATE INDEX IF NOT EXISTS bench_check_statuses_cover ON check_statuses (check_id, time) INCLUDE (status, duration)`,
+        );
+        await db.query('VACUUM check_statuses');
+        log(
+          `  (built the what-if index bench_check_statuses_cover in ${((performance.now() - t) / 1000).toFixed(0)} s)`,
+        );
+        add('  the same with an index (check_id, time) INCLUDE (status, duration): index-only', await time(lateral, p));
+        await db.query('DROP INDEX bench_check_statuses_cover');
+      }
+    } else {
+      add('uptime only: hourly roll-ups + raw rows of the current hour', await time(fromHourly, p));
+      add('uptime only: daily roll-ups + hourly for partial days + raw for partial hours', await time(tiered, p));
+    }
+  }
+  log('\nThe summary query in parts (direct SQL on one connection, jit off, best of 3, ms):');
+  printTable(['range', 'query', 'ms'], rowsOut);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  ensureServerBuilt();
+  log(
+    `Health benchmark on ${CPUS} CPUs (load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')} now); PostgreSQL ${databaseUrl('').replace(/\/$/, '')}`,
+  );
+  if (part !== 'summary') {
+    log(
+      `Engine: --minutes ${minutes} after ${warmupS} s of warm-up; ${perCanary} checks per canary; each check a GET to a loopback ` +
+        `HTTP server (another process) answering 200 with a 15-byte JSON body. Lateness = check_statuses.time − the planned ` +
+        `time of its run, from a trigger that records every canaries.next_runtime (see bench/health.ts).`,
+    );
+    const results: EngineResult[] = [];
+    if (dbChoice !== 'pglite') for (const pool of pools) results.push(await engineRun('postgres', pgChecks, pool));
+    if (dbChoice !== 'postgres') results.push(await engineRun('pglite', pgliteChecks, null));
+    for (const r of results) reportEngine(r);
+    log('\nEngine summary:');
+    printTable(
+      [
+        'run',
+        'checks',
+        'checks/min (mean)',
+        'lateness p50 ms',
+        'p99 ms',
+        'p99 with missed',
+        'missed',
+        'RSS max MB',
+        'server CPU',
+        'other processes CPU',
+        'goals',
+      ],
+      results.map((r) => {
+        const withMissed = new Float64Array(r.lateness.length + r.missedCheckRuns);
+        withMissed.set(r.lateness);
+        withMissed.fill(Infinity, r.lateness.length);
+        const p99 = percentile(withMissed, 99);
+        const mean = r.perMinute.reduce((a, b) => a + b, 0) / Math.max(1, r.perMinute.length);
+        return [
+          r.label,
+          r.checks,
+          fmt(mean),
+          fmt(percentile(r.lateness, 50)),
+          fmt(percentile(r.lateness, 99)),
+          fmt(p99),
+          r.missedCheckRuns,
+          mb(r.rssMax),
+          `${pct(r.cpu.server)} of a CPU`,
+          pct(r.cpu.other),
+          `p99 < 2 s: ${p99 < LATENESS_GOAL_MS ? 'met' : 'NOT met'}; RSS < 600 MB: ${r.rssMax < RSS_GOAL_BYTES ? 'met' : 'NOT met'}`,
+        ];
+      }),
+    );
+  }
+  if (part !== 'engine') await summaryBench();
+}
+
+await main();
