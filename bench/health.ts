@@ -388,7 +388,6 @@ async function engineRun(kind: 'postgres' | 'pglite', totalChecks: number, pool:
     const rss: number[] = [];
     let rssMaxAll = 0;
     let before: CpuSnap | undefined;
-    let after: CpuSnap | undefined;
     let lastHits = await target.hits();
     let lastSnap = cpuSnap(serverPid, target.child.process.pid, kind === 'postgres' ? ENGINE_DB : null);
     let lastProgress = Date.now();
@@ -415,7 +414,7 @@ async function engineRun(kind: 'postgres' | 'pglite', totalChecks: number, pool:
       }
       await sleep(Math.min(1000, Math.max(1, (before ? windowEnd : windowStart) - Date.now())));
     }
-    after = cpuSnap(serverPid, target.child.process.pid, kind === 'postgres' ? ENGINE_DB : null);
+    const after = cpuSnap(serverPid, target.child.process.pid, kind === 'postgres' ? ENGINE_DB : null);
     const rssEnd = rssBytes(serverPid);
     const loadEnd = os.loadavg()[0]!;
 
