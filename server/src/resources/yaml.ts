@@ -82,3 +82,11 @@ export function validate<T>(doc: ResourceDocument, schema: z.ZodType<T>, prefix:
     }),
   );
 }
+
+/** The 400 body for resource errors, as every apply endpoint answers them; undefined for other errors. */
+export function resourceErrorBody(err: unknown) {
+  const errors = err instanceof ResourceErrors ? err.errors : err instanceof ResourceError ? [err] : undefined;
+  if (!errors) return undefined;
+  const message = errors.map((e) => e.message).join('; ');
+  return { error: message, message, code: 'INVALID_RESOURCE', errors: errors.map((e) => e.toJSON()) };
+}

@@ -6,7 +6,7 @@ import type { Identity } from '../auth/identity.js';
 import { HttpError, requirePermission, type AuthEnv } from '../auth/middleware.js';
 import type { Database } from '../db/database.js';
 import type { Checker } from '../health/checker.js';
-import { parseDocuments, ResourceError, ResourceErrors } from '../resources/yaml.js';
+import { parseDocuments, ResourceError, ResourceErrors, resourceErrorBody } from '../resources/yaml.js';
 import type { TopologyEngine } from './engine.js';
 import { loadTopology, parseTopologyQuery, shapeTopology } from './query.js';
 import { applyTopology, deleteTopology } from './store.js';
@@ -45,18 +45,8 @@ export function topologyRoutes(deps: Deps): Hono<AuthEnv> {
   const { db, identity, engine } = deps;
 
   app.onError((err, c) => {
-    if (err instanceof ResourceErrors) {
-      return c.json(
-        {
-          error: err.errors.map((e) => e.message).join('; '),
-          code: 'INVALID_RESOURCE',
-          errors: err.errors.map((e) => e.toJSON()),
-        },
-        400,
-      );
-    }
-    if (err instanceof ResourceError)
-      return c.json({ error: err.message, code: 'INVALID_RESOURCE', errors: [err.toJSON()] }, 400);
+    const body = resourceErrorBody(err);
+    if (body) return c.json(body, 400);
     throw err;
   });
 
