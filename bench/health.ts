@@ -40,7 +40,6 @@ import { applyCanary } from '../server/src/health/store.js';
 import { parseDocuments } from '../server/src/resources/yaml.js';
 import {
   TICK_MS,
-  backendTicksBetween,
   databaseExists,
   databaseUrl,
   ensureServerBuilt,
@@ -233,24 +232,65 @@ async function startServer(env: NodeJS.ProcessEnv): Promise<{ child: Child; orig
   return { child, origin };
 }
 
+/**
+ * Cumulative CPU ticks of a changing set of processes (PostgreSQL backends come and go: the pool
+ * closes idle connections after 10 s, so between the engine's bursts). Sampled every second, so a
+ * process that lives between two samples of a window is still counted; one that starts after the
+ * first sample counts from zero; the work of the last second before a process exits is lost.
+ */
+class ProcessSetMeter {
+  private seen = new Map<string, { base: number; last: number }>();
+  private retired = 0;
+  private started = false;
+  constructor(private readonly list: () => Map<string, number>) {}
+  sample(): number {
+    for (const [pid, ticks] of this.list()) {
+      const s = this.seen.get(pid);
+      if (!s) this.seen.set(pid, { base: this.started ? 0 : ticks, last: ticks });
+      else if (ticks < s.last) {
+        // The pid was reused by a new process.
+        this.retired += s.last - s.base;
+        s.base = 0;
+        s.last = ticks;
+      } else s.last = ticks;
+    }
+    this.started = true;
+    let sum = this.retired;
+    for (const s of this.seen.values()) sum += s.last - s.base;
+    return sum;
+  }
+}
+
+interface Meters {
+  postgres: ProcessSetMeter;
+  postgresAux: ProcessSetMeter;
+}
+
+function meters(database: string | null): Meters {
+  return {
+    postgres: new ProcessSetMeter(() => (database ? postgresBackendTicks(database) : new Map())),
+    postgresAux: new ProcessSetMeter(postgresAuxiliaryTicks),
+  };
+}
+
 /** CPU of the processes involved and of the whole machine, for deltas. */
 interface CpuSnap {
   at: number;
   server: number;
-  postgres: Map<string, number>;
-  postgresAux: Map<string, number>;
+  postgres: number;
+  postgresAux: number;
   target: number;
   bench: number;
-  machine: { busy: number; total: number };
+  machine: ReturnType<typeof machineTicks>;
 }
 
-function cpuSnap(serverPid: number | undefined, targetPid: number | undefined, database: string | null): CpuSnap {
+function cpuSnap(serverPid: number | undefined, targetPid: number | undefined, m: Meters): CpuSnap {
   const self = process.cpuUsage();
   return {
     at: performance.now(),
     server: processTicks(serverPid),
-    postgres: database ? postgresBackendTicks(database) : new Map(),
-    postgresAux: postgresAuxiliaryTicks(),
+    postgres: m.postgres.sample(),
+    postgresAux: m.postgresAux.sample(),
     target: processTicks(targetPid),
     bench: (self.user + self.system) / 1000 / TICK_MS,
     machine: machineTicks(),
@@ -267,6 +307,9 @@ interface CpuShares {
   bench: number;
   /** Busy time of all other processes, as a share of one CPU. */
   other: number;
+  /** irq + softirq (loopback networking among them) and hypervisor steal, as a share of one CPU. */
+  interrupts: number;
+  steal: number;
   /** The whole machine's busy share (of all CPUs). */
   machineBusy: number;
   serverCpuSeconds: number;
@@ -275,11 +318,13 @@ interface CpuShares {
 function cpuBetween(a: CpuSnap, b: CpuSnap): CpuShares {
   const wallTicks = (b.at - a.at) / TICK_MS;
   const server = b.server - a.server;
-  const postgres = backendTicksBetween(a.postgres, b.postgres);
-  const postgresAux = backendTicksBetween(a.postgresAux, b.postgresAux);
+  const postgres = b.postgres - a.postgres;
+  const postgresAux = b.postgresAux - a.postgresAux;
   const target = b.target - a.target;
   const bench = b.bench - a.bench;
   const busy = b.machine.busy - a.machine.busy;
+  const irq = b.machine.interrupts - a.machine.interrupts;
+  const steal = b.machine.steal - a.machine.steal;
   const total = Math.max(1, b.machine.total - a.machine.total);
   // /proc/stat counts all CPUs: total ticks ≈ wall ticks × CPUs.
   const perCpu = total / CPUS;
@@ -289,7 +334,9 @@ function cpuBetween(a: CpuSnap, b: CpuSnap): CpuShares {
     postgresAux: postgresAux / wallTicks,
     target: target / wallTicks,
     bench: bench / wallTicks,
-    other: Math.max(0, busy - server - postgres - postgresAux - target - bench) / perCpu,
+    other: Math.max(0, busy - irq - steal - server - postgres - postgresAux - target - bench) / perCpu,
+    interrupts: irq / perCpu,
+    steal: steal / perCpu,
     machineBusy: busy / total,
     serverCpuSeconds: (server * TICK_MS) / 1000,
   };
@@ -385,24 +432,26 @@ async function engineRun(kind: 'postgres' | 'pglite', totalChecks: number, pool:
       `  server ready (pid ${serverPid}); warm-up ${warmupS} s, then ${minutes} min measured, then up to ${drainS} s for the last planned runs`,
     );
 
+    const m = meters(kind === 'postgres' ? ENGINE_DB : null);
     const rss: number[] = [];
     let rssMaxAll = 0;
     let before: CpuSnap | undefined;
     let lastHits = await target.hits();
-    let lastSnap = cpuSnap(serverPid, target.child.process.pid, kind === 'postgres' ? ENGINE_DB : null);
+    let lastSnap = cpuSnap(serverPid, target.child.process.pid, m);
     let lastProgress = Date.now();
     const loadStart = os.loadavg()[0]!;
     while (Date.now() < windowEnd) {
       if (server.child.hasExited()) throw new Error(`the server exited:\n${server.child.output()}`);
       const now = Date.now();
-      if (!before && now >= windowStart)
-        before = cpuSnap(serverPid, target.child.process.pid, kind === 'postgres' ? ENGINE_DB : null);
+      if (!before && now >= windowStart) before = cpuSnap(serverPid, target.child.process.pid, m);
       const r = rssBytes(serverPid);
+      m.postgres.sample();
+      m.postgresAux.sample();
       rssMaxAll = Math.max(rssMaxAll, r);
       if (before) rss.push(r);
       if (now - lastProgress >= 60_000) {
         const hits = await target.hits();
-        const snap = cpuSnap(serverPid, target.child.process.pid, kind === 'postgres' ? ENGINE_DB : null);
+        const snap = cpuSnap(serverPid, target.child.process.pid, m);
         const c = cpuBetween(lastSnap, snap);
         log(
           `  ${((now - readyAt) / 60_000).toFixed(1).padStart(5)} min: ${hits - lastHits} checks in the last minute, RSS ${mb(r)} MB, ` +
@@ -414,7 +463,7 @@ async function engineRun(kind: 'postgres' | 'pglite', totalChecks: number, pool:
       }
       await sleep(Math.min(1000, Math.max(1, (before ? windowEnd : windowStart) - Date.now())));
     }
-    const after = cpuSnap(serverPid, target.child.process.pid, kind === 'postgres' ? ENGINE_DB : null);
+    const after = cpuSnap(serverPid, target.child.process.pid, m);
     const rssEnd = rssBytes(serverPid);
     const loadEnd = os.loadavg()[0]!;
 
@@ -717,6 +766,10 @@ function reportEngine(r: EngineResult): void {
       ['loopback target (share of one CPU)', pct(r.cpu.target)],
       ['benchmark process (share of one CPU)', pct(r.cpu.bench)],
       ['other processes on the machine (share of one CPU)', pct(r.cpu.other)],
+      [
+        'kernel interrupts (irq/softirq) / hypervisor steal (share of one CPU)',
+        `${pct(r.cpu.interrupts)} / ${pct(r.cpu.steal)}`,
+      ],
       ['machine busy (all CPUs)', pct(r.cpu.machineBusy)],
     ],
   );
@@ -868,6 +921,7 @@ async function summaryBench(): Promise<void> {
 
   const rowsOut: (string | number)[][] = [];
   const verdicts: string[] = [];
+  const sm = meters(SUMMARY_DB);
   for (const range of ranges) {
     const path = `/api/canary/api/summary?start=${range}`;
     const one = async () => {
@@ -889,13 +943,15 @@ async function summaryBench(): Promise<void> {
     process.stdout.write(`  ${path}: `);
     const warm = await one();
     if (warm.status !== 200) log(`(warm-up answered ${warm.status}: ${warm.text.slice(0, 300)}) `);
-    const before = cpuSnap(server.child.process.pid, undefined, SUMMARY_DB);
+    const before = cpuSnap(server.child.process.pid, undefined, sm);
     const samples: Awaited<ReturnType<typeof one>>[] = [];
     const started = performance.now();
     // At most --requests, and at most 2 minutes per range (at least 3 requests).
-    while (samples.length < requests && (samples.length < 3 || performance.now() - started < 120_000))
+    while (samples.length < requests && (samples.length < 3 || performance.now() - started < 120_000)) {
       samples.push(await one());
-    const after = cpuSnap(server.child.process.pid, undefined, SUMMARY_DB);
+      sm.postgres.sample();
+    }
+    const after = cpuSnap(server.child.process.pid, undefined, sm);
     const cpu = cpuBetween(before, after);
     const ok = samples.filter((x) => x.status === 200);
     const lat = Float64Array.from(samples.map((x) => x.ms));

@@ -284,14 +284,23 @@ export function rssBytes(pid: number | undefined): number {
   }
 }
 
-/** /proc/stat: busy and total ticks of all CPUs together. */
-export function machineTicks(): { busy: number; total: number } {
+/**
+ * /proc/stat: busy and total ticks of all CPUs together; of the busy ticks, `interrupts` (irq and
+ * softirq: e.g. loopback networking, not charged to any process) and `steal` (taken by the hypervisor).
+ */
+export function machineTicks(): { busy: number; total: number; interrupts: number; steal: number } {
   try {
     const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-    const total = cpu.reduce((a, b) => a + b, 0);
-    return { busy: total - cpu[3]! - (cpu[4] ?? 0), total };
+    // user nice system idle iowait irq softirq steal guest guest_nice (guest time is already in user)
+    const total = cpu.slice(0, 8).reduce((a, b) => a + b, 0);
+    return {
+      busy: total - cpu[3]! - (cpu[4] ?? 0),
+      total,
+      interrupts: (cpu[5] ?? 0) + (cpu[6] ?? 0),
+      steal: cpu[7] ?? 0,
+    };
   } catch {
-    return { busy: 0, total: 0 };
+    return { busy: 0, total: 0, interrupts: 0, steal: 0 };
   }
 }
 
