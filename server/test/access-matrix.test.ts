@@ -126,7 +126,7 @@ describe.each(databaseKinds())('access matrix on %s', (kind) => {
         (n) => schema.relations.get(n)?.kind,
         (n) => {
           const w = schema.relations.get(n)?.writable;
-          return !!w && w.update && w.delete;
+          return !!w && w.update && w.delete && !registry.relations.get(n)?.readOnly;
         },
         (n) => schema.relations.get(n)!.columns[0]!.name,
       ),
@@ -155,6 +155,23 @@ describe.each(databaseKinds())('access matrix on %s', (kind) => {
     console.log(`access matrix on ${kind}: ${checked} role × endpoint cases checked`);
     expect(mismatches).toEqual([]);
     expect(checked).toBeGreaterThanOrEqual(200);
+  });
+
+  it('refuses every write to a relation only the server writes, whatever the role', async () => {
+    const readOnly = [...registry.relations.values()].filter((r) => r.readOnly).map((r) => r.name);
+    expect(readOnly).toContain('incident_histories');
+    const admin = users.get('admin')!;
+    for (const name of readOnly) {
+      for (const method of ['POST', 'PATCH', 'DELETE']) {
+        const res = await fetch(`${app.url}/api/db/${name}${method === 'POST' ? '' : '?limit=0'}`, {
+          method,
+          headers: { ...admin.headers, 'content-type': 'application/json' },
+          body: method === 'DELETE' ? undefined : '{}',
+        });
+        expect(res.status, `${method} ${name}`).toBe(405);
+        expect(((await res.json()) as { details: string }).details).toContain('read-only');
+      }
+    }
   });
 
   it('checks every resource an embed reaches, not only the table asked for', async () => {

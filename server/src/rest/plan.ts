@@ -166,7 +166,7 @@ class Planner {
     if (req.target.kind === 'rpc') return this.planRpc();
     const relation = this.relation(req.target.name);
     const write = req.method !== 'GET' && req.method !== 'HEAD';
-    if (write) checkWritable(relation, req);
+    if (write) checkWritable(relation, req, this.ctx.registry.relations.get(relation.name)?.readOnly ?? false);
     this.grant(relation.name, write ? 'write' : 'read');
     const base = { access: this.access, singular: req.singular, count: !!req.prefer.count };
     const top = req.nodes.get('')!;
@@ -565,8 +565,11 @@ class Planner {
   }
 }
 
-/** Refuses a write PostgreSQL would reject for the relation (a view that is not updatable). */
-function checkWritable(relation: Relation, req: ApiRequest) {
+/**
+ * Refuses a write PostgreSQL would reject for the relation (a view that is not updatable), and any
+ * write to a relation the registry marks read-only (rows only the server writes, like a changelog).
+ */
+function checkWritable(relation: Relation, req: ApiRequest, readOnly: boolean) {
   const needs: [keyof Relation['writable'], string][] =
     req.method === 'POST'
       ? [
@@ -577,7 +580,7 @@ function checkWritable(relation: Relation, req: ApiRequest) {
         ? [['update', 'update']]
         : [['delete', 'delete from']];
   for (const [action, verb] of needs) {
-    if (!relation.writable[action]) {
+    if (readOnly || !relation.writable[action]) {
       throw new ApiError(
         405,
         '55000',

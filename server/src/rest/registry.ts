@@ -9,6 +9,8 @@ export interface ExposedRelation {
   /** The resource writes need, when it differs from the one reads need. */
   writeResource?: Resource;
   secretColumns?: readonly string[];
+  /** Only the server writes it (a changelog, rows an engine maintains): every write is refused with 405. */
+  readOnly?: boolean;
 }
 
 export interface ExposedFunction {
@@ -51,6 +53,21 @@ const relations: ExposedRelation[] = [
   { name: 'checks_by_component', resource: 'topologies' },
   { name: 'team_components', resource: 'topologies' },
   { name: 'config_component_relationships', resource: 'topologies' },
+  // Catalog (0007): items, changes and insights are written by the catalog engine.
+  { name: 'config_scrapers', resource: 'config_scrapers' },
+  { name: 'config_items', resource: 'config_scrapers', readOnly: true },
+  { name: 'config_changes', resource: 'config_scrapers', readOnly: true },
+  { name: 'config_analysis', resource: 'config_scrapers', readOnly: true },
+  { name: 'config_relationships', resource: 'config_scrapers', readOnly: true },
+  { name: 'check_config_relationships', resource: 'config_scrapers', readOnly: true },
+  // Incidents (0008): commanders and responders write these (spec/1 §6); the changelog is the server's.
+  { name: 'incidents', resource: 'incident' },
+  { name: 'hypotheses', resource: 'incident' },
+  { name: 'evidences', resource: 'evidences' },
+  { name: 'comments', resource: 'comments' },
+  { name: 'responders', resource: 'responder' },
+  { name: 'incident_histories', resource: 'incident', readOnly: true },
+  { name: 'incident_rules', resource: 'incident', writeResource: 'database' },
 ];
 
 const functions: ExposedFunction[] = [];
