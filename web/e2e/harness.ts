@@ -10,7 +10,7 @@ import type { Database } from '../../server/src/db/database.js';
 import { openTestDatabase, type TestDatabase } from '../../server/test/helpers/databases.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
-export const WEB_DIR = path.join(root, 'web/dist');
+export const WEB_DIR = process.env.E2E_WEB_DIR ? path.resolve(process.env.E2E_WEB_DIR) : path.join(root, 'web/dist');
 export const FAILURE_DIR = path.join(root, 'test-results/e2e');
 export const SCREENS_DIR = path.join(root, 'test-results/screens');
 
