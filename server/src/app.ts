@@ -2,7 +2,7 @@
 import { serve, type ServerType } from '@hono/node-server';
 import net, { type AddressInfo } from 'node:net';
 import { bootstrapAdmin, type BootstrapResult } from './auth/bootstrap.js';
-import { createIdentity, type Identity } from './auth/identity.js';
+import { createIdentity, serverSecret, type Identity } from './auth/identity.js';
 import { loadConfig, type Config } from './config.js';
 import { openPglite, openPostgres, type Database } from './db/database.js';
 import { introspect, type SchemaCache } from './db/introspect.js';
@@ -14,6 +14,7 @@ import { seedDemo } from './demo/index.js';
 import { createHttpApp } from './http/app.js';
 import { TopologyEngine } from './topology/engine.js';
 import { registry as defaultRegistry, type ExposureRegistry } from './rest/registry.js';
+import { SecretBox } from './secrets.js';
 import { VERSION } from './version.js';
 
 export interface AppContext {
@@ -24,6 +25,8 @@ export interface AppContext {
   schema: SchemaCache;
   reloadSchema(): Promise<void>;
   identity: Identity;
+  /** Seals secret columns on their way into the database (see secrets.ts). */
+  secrets: SecretBox;
   health: HealthEngine;
   topology: TopologyEngine;
   version: string;
@@ -78,6 +81,7 @@ export async function createContext(options: StartOptions = {}): Promise<AppCont
       registry: registry ?? defaultRegistry,
       schema: await introspect(db),
       identity: await createIdentity(config, db),
+      secrets: new SecretBox(config.encryptionKey ?? (await serverSecret(db, 'encryption_key'))),
       health: new HealthEngine(db, checkers),
       topology: new TopologyEngine(db, checkers),
       version: VERSION,

@@ -21,6 +21,8 @@ export interface Config {
   publicUrl: string;
   /** Signs sessions; generated once and kept in the database when not given. */
   authSecret: string | undefined;
+  /** OPSDECK_ENCRYPTION_KEY: seals connection secrets at rest (default: a key kept in the database). */
+  encryptionKey: string | undefined;
   /** The first administrator, created on first start when no admin exists. */
   adminEmail: string | undefined;
   adminPassword: string | undefined;
@@ -89,6 +91,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     logLevel,
     publicUrl,
     authSecret: process.env.AUTH_SECRET || undefined,
+    encryptionKey: process.env.OPSDECK_ENCRYPTION_KEY || undefined,
     adminEmail: process.env.ADMIN_EMAIL || undefined,
     adminPassword: process.env.ADMIN_PASSWORD || undefined,
     registration,

@@ -6,6 +6,7 @@ import type { Queryable } from '../db/database.js';
 import type { CheckContext, CheckResult, Checker, EnvValue, ResolvedConnection } from './checker.js';
 import { parseDuration } from './checkers/duration.js';
 import type { StoredResult } from './store.js';
+import { openSecret } from '../secrets.js';
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 30_000;
 const MAX_DETAIL_BYTES = 64 * 1024;
@@ -99,8 +100,8 @@ export function connectionResolver(db: Queryable): (ref: string) => Promise<Reso
         type: c.type,
         url: c.url,
         username: c.username,
-        password: c.password,
-        certificate: c.certificate,
+        password: openSecret(c.password),
+        certificate: openSecret(c.certificate),
         insecureTls: c.insecure_tls,
         properties: c.properties ?? {},
       }

@@ -7,6 +7,7 @@ import { parseRequest } from './parse.js';
 import { plan as makePlan, type Access, type Plan } from './plan.js';
 import { respond, type ApiResponse, type ResultRow } from './respond.js';
 import { buildSql } from './sql.js';
+import { sealBody } from '../secrets.js';
 
 export interface RestHooks<E extends Env = Env> {
   /** Decides whether the caller may touch these resources; throws an ApiError when not. */
@@ -30,6 +31,10 @@ export function restRoutes<E extends Env = Env>(ctx: AppContext, hooks: RestHook
         headers: { prefer: c.req.header('prefer'), accept: c.req.header('accept'), range: c.req.header('range') },
         body,
       });
+      // Secret columns are sealed before they reach the database (encryption at rest).
+      const secretColumns = ctx.registry.relations.get(req.target.name)?.secretColumns;
+      if (req.body && req.target.kind === 'relation' && secretColumns?.length)
+        req.body = sealBody(req.body, secretColumns, ctx.secrets);
       const plan = makePlan(req, { schema: ctx.schema, registry: ctx.registry });
       await hooks.authorize?.(c, plan.access);
       const res = await execute(ctx, plan, method, req.prefer.tx === 'rollback');

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { isSealed, openSecret, sealBody, SecretBox } from './secrets.js';
+
+describe('secrets at rest', () => {
+  const box = new SecretBox('test key one');
+
+  it('seals to an opaque value that opens to the original', () => {
+    const sealed = box.seal('s3cr3t password');
+    expect(sealed).not.toContain('s3cr3t');
+    expect(isSealed(sealed)).toBe(true);
+    expect(openSecret(sealed)).toBe('s3cr3t password');
+    // A fresh IV each time: the same secret never looks the same twice.
+    expect(box.seal('s3cr3t password')).not.toBe(sealed);
+  });
+
+  it('leaves sealed and legacy plain values alone', () => {
+    const sealed = box.seal('x');
+    expect(box.seal(sealed)).toBe(sealed);
+    expect(openSecret('plain from before')).toBe('plain from before');
+    expect(openSecret(null)).toBeNull();
+  });
+
+  it('opens values of every key this process knows, and refuses tampering', () => {
+    const other = new SecretBox('test key two');
+    const a = box.seal('alpha');
+    const b = other.seal('beta');
+    expect(openSecret(a)).toBe('alpha');
+    expect(openSecret(b)).toBe('beta');
+    const tampered = a.slice(0, -2) + (a.endsWith('A') ? 'B' : 'A') + a.slice(-1);
+    expect(() => openSecret(tampered)).toThrow();
+  });
+
+  it('says which key is missing instead of returning garbage', () => {
+    expect(() => openSecret('enc:v1:000000000000:AAAA')).toThrow(/OPSDECK_ENCRYPTION_KEY/);
+  });
+
+  it('seals the secret columns of object and array bodies only', () => {
+    const one = JSON.parse(sealBody('{"name":"db","password":"pw","url":"x"}', ['password', 'certificate'], box));
+    expect(one.name).toBe('db');
+    expect(one.url).toBe('x');
+    expect(openSecret(one.password)).toBe('pw');
+    const many = JSON.parse(
+      sealBody('[{"password":"a"},{"certificate":"c","password":""}]', ['password', 'certificate'], box),
+    );
+    expect(openSecret(many[0].password)).toBe('a');
+    expect(openSecret(many[1].certificate)).toBe('c');
+    expect(many[1].password).toBe('');
+    expect(sealBody('not json', ['password'], box)).toBe('not json');
+  });
+});
