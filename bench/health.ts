@@ -35,6 +35,7 @@ import { migrate } from '../server/src/db/migrate.js';
 import { parseCanary } from '../server/src/health/canary.js';
 import type { Checker } from '../server/src/health/checker.js';
 import { httpChecker } from '../server/src/health/checkers/http.js';
+import { summarySqlFor } from '../server/src/health/api.js';
 import { DEFAULT_RETENTION, rollupAndPrune } from '../server/src/health/rollup.js';
 import { applyCanary } from '../server/src/health/store.js';
 import { parseDocuments } from '../server/src/resources/yaml.js';
@@ -53,7 +54,6 @@ import {
   printTable,
   processTicks,
   recreateDatabase,
-  repoRoot,
   rssBytes,
   serverMain,
   sleep,
@@ -785,17 +785,14 @@ function reportEngine(r: EngineResult): void {
 // ---------------------------------------------------------------------------------------------
 // Summary endpoint
 
-/** The summary query, read from the server source so the EXPLAIN is of the query the server runs. */
-function summarySql(): string {
-  const text = fs.readFileSync(path.join(repoRoot, 'server/src/health/api.ts'), 'utf8');
-  const m = /const SUMMARY_SQL = `([\s\S]*?)`;/.exec(text);
-  if (!m) throw new Error('SUMMARY_SQL not found in server/src/health/api.ts');
-  return m[1]!;
+/** The summary query the server runs for a range (raw statuses, or hourly or daily roll-ups). */
+function summarySql(start: Date, end: Date): string {
+  return summarySqlFor(start, end);
 }
 
 async function prepareSummaryDatabase(): Promise<void> {
   const url = databaseUrl(SUMMARY_DB);
-  const wanted = `${summaryChecks} checks, ${rawHours} h raw, ${rollupDays} d hourly`;
+  const wanted = `${summaryChecks} checks, ${rawHours} h raw, ${rollupDays} d hourly (0012 roll-ups)`;
   if (flags.reuse && (await databaseExists(SUMMARY_DB))) {
     const db = await openPostgres(url, 1);
     try {
@@ -850,8 +847,11 @@ async function prepareSummaryDatabase(): Promise<void> {
     const t1 = performance.now();
     // Hourly roll-ups older than the raw rows, in the shape ROLLUP_HOURLY writes (60 runs an hour).
     const old = await db.query(`
-      INSERT INTO check_statuses_1h (check_id, created_at, total, passed, failed, duration_avg, duration_max)
-      SELECT id, h, 60, 60 - f, f, avg_d, avg_d + floor(random() * 200)::int
+      INSERT INTO check_statuses_1h (check_id, created_at, total, passed, failed, duration_avg, duration_max,
+        last_pass, last_fail, duration_p95, duration_p97, duration_p99)
+      SELECT id, h, 60, 60 - f, f, avg_d, avg_d + floor(random() * 200)::int,
+             CASE WHEN f < 60 THEN h + interval '59 minutes' END, CASE WHEN f > 0 THEN h + interval '58 minutes' END,
+             avg_d * 3, avg_d * 4, avg_d * 6
       FROM (SELECT c.id, h,
                    CASE WHEN abs(hashtext(c.id::text || h::text)) % 100 = 0 THEN 1 + floor(random() * 59)::int ELSE 0 END AS f,
                    (2 + floor(random() * 20))::int AS avg_d
@@ -1001,12 +1001,12 @@ async function summaryBench(): Promise<void> {
   for (const v of verdicts) log(v);
 
   // Where the time goes: the server's query under EXPLAIN ANALYZE, then the parts of it on their own.
-  const sql = summarySql();
   await db.query('SET jit = off');
   for (const range of ['1h', '30d'].filter((r) => ranges.includes(r))) {
     const ms = range === '1h' ? 3_600_000 : 30 * 86_400_000;
     const end = new Date();
     const start = new Date(end.getTime() - ms);
+    const sql = summarySql(start, end);
     const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, [start, end, null]);
     log(`\nEXPLAIN (ANALYZE, BUFFERS) of the summary query, start=${range}:`);
     for (const r of rows) log(`  ${r['QUERY PLAN']}`);
@@ -1033,11 +1033,11 @@ async function summaryShapes(db: Database): Promise<void> {
       ${pcts ? `percentile_disc(0.95) WITHIN GROUP (ORDER BY duration) AS p95, percentile_disc(0.97) WITHIN GROUP (ORDER BY duration) AS p97, percentile_disc(0.99) WITHIN GROUP (ORDER BY duration) AS p99,` : ''}
       round(avg(duration) FILTER (WHERE time > now() - interval '1 hour')) AS rolling1h
     FROM check_statuses WHERE time >= $1 AND time <= $2 GROUP BY check_id`;
-  const full = summarySql();
-  const jsonOnly = full.replace(
-    /WITH s AS \([\s\S]*?\n\)\n/,
-    'WITH s AS (SELECT NULL::uuid AS check_id, 0 AS passed, 0 AS failed, NULL::timestamptz AS last_pass, NULL::timestamptz AS last_fail, 0 AS p95, 0 AS p97, 0 AS p99, 0 AS rolling1h WHERE $1::timestamptz IS NOT NULL AND $2::timestamptz IS NOT NULL)\n',
-  );
+  const shapes = (full: string) =>
+    full.replace(
+      /WITH s AS \([\s\S]*?\n\)\n/,
+      'WITH s AS (SELECT NULL::uuid AS check_id, 0 AS passed, 0 AS failed, NULL::timestamptz AS last_pass, NULL::timestamptz AS last_fail, 0 AS p95, 0 AS p97, 0 AS p99, 0 AS rolling1h WHERE $1::timestamptz IS NOT NULL AND $2::timestamptz IS NOT NULL)\n',
+    );
   // Long ranges from the hourly roll-ups plus the raw rows of the current hour.
   const fromHourly = `
     WITH h AS (
@@ -1082,6 +1082,8 @@ async function summaryShapes(db: Database): Promise<void> {
   for (const range of ['1h', '30d'].filter((r) => ranges.includes(r))) {
     const start = new Date(now.getTime() - (range === '1h' ? 3_600_000 : 30 * 86_400_000));
     const p = [start, now];
+    const full = summarySql(start, now);
+    const jsonOnly = shapes(full);
     const add = (label: string, ms: number) => rowsOut.push(['', label, fmt(ms)]);
     rowsOut.push([`start=${range}`, 'the server query (as is)', fmt(await time(full, [...p, null]))]);
     add(

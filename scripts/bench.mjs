@@ -26,6 +26,34 @@ const benchmarks = {
     flags:
       '--part engine|summary|all --db postgres|pglite|all --minutes 10 --checks 10000 --pglite-checks 1000 --per-canary 100 --pool 10,20 --warmup 60 --drain 60 --prefill-hours 2 --summary-checks 10000 --raw-hours 24 --rollup-days 30 --requests 20 --ranges 1h,24h,7d,30d --reuse',
   },
+  catalog: {
+    file: 'bench/catalog.ts',
+    summary:
+      'catalog reads on 100,000 items and 1,000,000 changes (PostgreSQL): p95 of summary, list page, changes, related configs',
+    flags: '--items 100000 --changes 1000000 --requests 40 --reuse --explain',
+  },
+  incidents: {
+    file: 'bench/incidents.ts',
+    summary: 'incident list (filters, embeds, count=exact) and detail reads on 50,000 incidents, 500,000 comments and evidences (PostgreSQL)',
+    flags: '--incidents 50000 --comments 500000 --evidences 500000 --requests 200 --warmup 20 --reuse',
+  },
+  topology: {
+    file: 'bench/topology.ts',
+    summary:
+      'topology: 20,000 components in 5 levels, 50,000 linked checks (PostgreSQL): build, roll-up, card query p95, run after 1 % changed',
+    flags: '--components 20000 --checks 50000 --requests 60 --warmup 5',
+  },
+  'health-ui': {
+    file: 'bench/health-ui.ts',
+    summary: '/health with 10,000 checks in headless Chromium: time until the table is rendered and clickable',
+    flags: '--checks 10000 --per-canary 100 --history-minutes 60 --runs 5 --reuse --no-build --web-dir /tmp/web-health-ui-bench',
+  },
+  'catalog-scrape': {
+    file: 'bench/catalog-scrape.ts',
+    summary:
+      'catalog engine: 10,000 file items scraped (new, unchanged, one field changed each, reverted, repeated): time per scrape and changes written, PostgreSQL and PGlite',
+    flags: '--items 10000 --db postgres|pglite|all --rounds 1',
+  },
 };
 
 const [name, ...args] = process.argv.slice(2);

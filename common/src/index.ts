@@ -2,3 +2,4 @@ export * from './resources.js';
 export * from './rbac.js';
 export * from './features.js';
 export * from './users.js';
+export * from './incidents.js';

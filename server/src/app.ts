@@ -9,10 +9,14 @@ import { introspect, type SchemaCache } from './db/introspect.js';
 import { migrate } from './db/migrate.js';
 import { checkers } from './health/checkers/index.js';
 import { HealthEngine } from './health/engine.js';
+import { IncidentEngine } from './incidents/engine.js';
 import { DEFAULT_RETENTION, rollupAndPrune } from './health/rollup.js';
 import { seedDemo } from './demo/index.js';
 import { createHttpApp } from './http/app.js';
 import { TopologyEngine } from './topology/engine.js';
+import { CatalogEngine } from './catalog/engine.js';
+import { seedCatalogDemo, startDemoRotator } from './catalog/demo.js';
+import { scrapers } from './catalog/scrapers/index.js';
 import { registry as defaultRegistry, type ExposureRegistry } from './rest/registry.js';
 import { SecretBox } from './secrets.js';
 import { VERSION } from './version.js';
@@ -29,6 +33,7 @@ export interface AppContext {
   secrets: SecretBox;
   health: HealthEngine;
   topology: TopologyEngine;
+  catalog: CatalogEngine;
   version: string;
 }
 
@@ -84,6 +89,7 @@ export async function createContext(options: StartOptions = {}): Promise<AppCont
       secrets: new SecretBox(config.encryptionKey ?? (await serverSecret(db, 'encryption_key'))),
       health: new HealthEngine(db, checkers),
       topology: new TopologyEngine(db, checkers),
+      catalog: new CatalogEngine(db, scrapers),
       version: VERSION,
       async reloadSchema() {
         ctx.schema = await introspect(db);
@@ -107,6 +113,12 @@ async function startEngines(ctx: AppContext): Promise<() => Promise<void>> {
   }
   ctx.health.start();
   ctx.topology.start();
+  ctx.catalog.start();
+  const stopRotator =
+    ctx.db.kind === 'pglite' && ctx.config.demo ? startDemoRotator(ctx.config.dataDir) : () => undefined;
+  // Incident rules and definition-of-done scripts, every 15 s on the replica holding the lease.
+  const incidents = new IncidentEngine(ctx.db);
+  incidents.start();
   const retention = { ...DEFAULT_RETENTION, rawDays: ctx.config.checkRetentionDays };
   const rollups = setInterval(() => {
     rollupAndPrune(ctx.db, retention).catch((e) => console.error('check status roll-up:', (e as Error).message));
@@ -116,6 +128,9 @@ async function startEngines(ctx: AppContext): Promise<() => Promise<void>> {
     clearInterval(rollups);
     await ctx.health.stop();
     await ctx.topology.stop();
+    stopRotator();
+    await ctx.catalog.stop();
+    await incidents.stop();
   };
 }
 
@@ -125,6 +140,8 @@ export async function startOpsdeck(options: StartOptions = {}): Promise<Opsdeck>
   // Demo data goes only into an embedded database Opsdeck opened itself (DATA_DIR): a production
   // PostgreSQL, or a database handed in by a test or tool, stays clean.
   if (ctx.config.demo && ctx.db.kind === 'pglite' && !options.database) await seedDemo(ctx);
+  if (ctx.config.demo && ctx.db.kind === 'pglite' && !options.database)
+    await seedCatalogDemo(ctx.db, ctx.config.dataDir, scrapers);
   const app = createHttpApp(ctx);
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: ctx.config.port, hostname: ctx.config.host }, () => resolve(s));

@@ -4,7 +4,12 @@ import fs from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 
 /** Where each kind is applied. */
-const ENDPOINTS: Record<string, string> = { Canary: '/api/canary' };
+const ENDPOINTS: Record<string, string> = {
+  Canary: '/api/canary',
+  Topology: '/api/topology',
+  ScrapeConfig: '/api/catalog',
+  IncidentRule: '/api/incidents/rules',
+};
 
 interface ApiProblem {
   message: string;
@@ -60,7 +65,7 @@ export async function applyFile(file: string, server: string, token: string | un
     const body = (await res.json().catch(() => ({}))) as {
       error?: string;
       errors?: ApiProblem[];
-      applied?: { name: string; namespace: string; created: boolean; checks: unknown[] }[];
+      applied?: { name: string; namespace: string; created: boolean; checks?: unknown[] }[];
     };
     if (!res.ok) {
       failed++;
@@ -72,8 +77,9 @@ export async function applyFile(file: string, server: string, token: string | un
       continue;
     }
     for (const a of body.applied ?? []) {
+      const checks = a.checks ? ` (${a.checks.length} check${a.checks.length === 1 ? '' : 's'})` : '';
       console.log(
-        `${String(kind).toLowerCase()}/${a.namespace}/${a.name} ${a.created ? 'created' : 'configured'} (${a.checks.length} check${a.checks.length === 1 ? '' : 's'})`,
+        `${String(kind).toLowerCase()}/${a.namespace}/${a.name} ${a.created ? 'created' : 'configured'}${checks}`,
       );
     }
   }

@@ -469,6 +469,13 @@ spec:
   it('stores config selectors for the catalog, and teams, keeping manual links', async () => {
     await test.db.query(`INSERT INTO teams (name, icon) VALUES ('storage', 'database')`);
     const configId = '11111111-2222-4333-8444-555555555555';
+    // Links point at real catalog items.
+    await test.db.query(
+      `INSERT INTO config_items (id, external_id, type, config_class, name) VALUES
+         ($1, 'pv-1', 'Kubernetes::PersistentVolume', 'PersistentVolume', 'pv-1'),
+         ('99999999-2222-4333-8444-555555555555', 'pv-2', 'Kubernetes::PersistentVolume', 'PersistentVolume', 'pv-2')`,
+      [configId],
+    );
     const yaml = (configs: string) => `${header('storage')}  components:
     - name: volumes
       teams: [storage]
@@ -739,6 +746,9 @@ ${configs}`;
     try {
       const deadline = Date.now() + 10_000;
       while (Date.now() < deadline && (await components(id)).length < 2) await new Promise((r) => setTimeout(r, 50));
+      // The tree is written first, then rolled up (a moment later).
+      while (Date.now() < deadline && (await byName(id, 'background')).health !== 'warning')
+        await new Promise((r) => setTimeout(r, 50));
       expect((await byName(id, 'background')).health).toBe('warning');
       // A check-driven change between runs is picked up by the periodic pass.
       await test.db.query(`UPDATE components SET own_health = 'unhealthy' WHERE topology_id = $1 AND name = 'worker'`, [

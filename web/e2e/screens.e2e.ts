@@ -47,7 +47,7 @@ describe.each(['light', 'dark'] as const)('screens (%s)', (scheme) => {
     }
 
     await page.goto('/topology');
-    await page.getByText('The topology dashboard is coming').waitFor();
+    await page.getByText('There are no components matching this criteria').waitFor();
     await shoot(page, `${scheme}-topology`);
 
     await page.getByTestId('user-menu').click();

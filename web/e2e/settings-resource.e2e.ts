@@ -79,6 +79,86 @@ describe('settings resources', () => {
     await page.getByRole('cell', { name: 'sre', exact: true }).waitFor();
   });
 
+  it('applies a Topology from the editor: the server names the bad line, the fixed one runs', async () => {
+    const page = await app.adminPage();
+    await page.goto('/settings/topologies');
+    await page.getByRole('link', { name: 'Add Topology' }).click();
+    await waitForUrl(page, (u) => u.pathname === '/settings/topologies/new');
+    await page.getByRole('tab', { name: 'Code' }).click();
+    await page.locator('.cm-content').first().waitFor();
+    // The Code tab starts from a whole Topology resource.
+    await expect.poll(() => page.locator('.cm-content').first().textContent()).toContain('kind: Topology');
+
+    const head =
+      'apiVersion: canaries.flanksource.com/v1\nkind: Topology\nmetadata:\n  name: shop\n  namespace: default\nspec:\n';
+    // Valid for the outline schema; the server finds the component without a name on line 9.
+    await replaceEditorText(page, `${head}  schedule: "@every 1h"\n  components:\n    - type: Service\n`);
+    const save = page.getByRole('button', { name: 'Save' });
+    await expect.poll(() => save.isDisabled()).toBe(false);
+    await save.click();
+    await expect
+      .poll(() => problems(page))
+      .toContain(
+        'Line 9, column 7: spec.components[0].name: a component needs a name (or a lookup that returns the components)',
+      );
+    expect((await app.db.query(`SELECT 1 FROM topologies WHERE name = 'shop'`)).rows).toHaveLength(0);
+
+    await replaceEditorText(
+      page,
+      `${head}  schedule: "@every 1h"\n  components:\n    - name: cart\n      type: Service\n    - name: pay\n`,
+    );
+    await expect.poll(() => page.getByTestId('document-problems').count()).toBe(0);
+    await save.click();
+    await expectToast(page, 'shop created successfully');
+    const url = await waitForUrl(page, (u) => /^\/settings\/topologies\/[0-9a-f-]{36}$/.test(u.pathname));
+    const id = url.pathname.split('/').pop()!;
+    const { rows } = await app.db.query<{ schedule: string; source: string; spec: { kind: string } }>(
+      'SELECT schedule, source, spec FROM topologies WHERE id = $1',
+      [id],
+    );
+    expect(rows[0]).toMatchObject({ schedule: '@every 1h', source: 'UI', spec: { kind: 'Topology' } });
+    // The form shows what was applied; the engine builds the tree from it.
+    await expect.poll(() => page.getByLabel('Name', { exact: true }).inputValue()).toBe('shop');
+    await expect.poll(() => page.getByLabel('Name', { exact: true }).isDisabled()).toBe(true);
+    await expect.poll(() => page.getByLabel('Namespace', { exact: true }).inputValue()).toBe('default');
+    await app.server.ctx.topology.runNow(id);
+    const { rows: built } = await app.db.query<{ name: string }>(
+      'SELECT name FROM components WHERE topology_id = $1 AND deleted_at IS NULL ORDER BY name',
+      [id],
+    );
+    expect(built.map((r) => r.name)).toEqual(['cart', 'pay', 'shop']);
+
+    await page.getByRole('tab', { name: 'Job History' }).click();
+    await expect.poll(() => page.getByTestId('pagination-range').textContent()).toBe('1–1 of 1');
+
+    await page.goto('/settings/topologies');
+    await page.getByRole('cell', { name: 'shop', exact: true }).waitFor();
+
+    // Updating from the form applies the resource again, then returns to the integrations.
+    await page.goto(`/settings/topologies/${id}`);
+    await page.getByLabel('Schedule', { exact: true }).selectOption('@every 30m');
+    await page.getByRole('button', { name: 'Update' }).click();
+    await expectToast(page, 'shop updated successfully');
+    await waitForUrl(page, (u) => u.pathname === '/settings/integrations');
+    const { rows: updated } = await app.db.query<{ schedule: string }>(
+      'SELECT schedule FROM topologies WHERE id = $1',
+      [id],
+    );
+    expect(updated[0]!.schedule).toBe('@every 30m');
+
+    // Deleting goes through DELETE /api/topology/:id: the topology and its components are gone.
+    await page.goto(`/settings/topologies/${id}`);
+    await page.getByRole('button', { name: 'Delete' }).first().click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await expectToast(page, 'shop deleted successfully');
+    await waitForUrl(page, (u) => u.pathname === '/settings/integrations');
+    const { rows: gone } = await app.db.query(
+      'SELECT 1 FROM components WHERE topology_id = $1 AND deleted_at IS NULL',
+      [id],
+    );
+    expect(gone).toHaveLength(0);
+  });
+
   it('shows the job history of a resource and read-only resources from other sources', async () => {
     const page = await app.adminPage();
     const { rows } = await app.db.query<{ id: string }>(

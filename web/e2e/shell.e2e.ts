@@ -25,10 +25,10 @@ describe('console shell', () => {
     await waitForUrl(page, (u) => u.pathname === '/topology');
     const sidebar = page.getByTestId('sidebar');
     const main = [
-      ['Dashboard', '/topology', 'The topology dashboard is coming'],
+      ['Dashboard', '/topology', 'There are no components matching this criteria'],
       ['Health', '/health', 'Filter by Health'],
-      ['Incidents', '/incidents', 'Incidents are coming'],
-      ['Catalog', '/catalog', 'The configuration catalog is coming'],
+      ['Incidents', '/incidents', 'There are no incidents matching this criteria'],
+      ['Catalog', '/catalog', 'Preferences'],
       ['Logs', '/logs', 'Logs are coming'],
       ['Playbooks', '/playbooks', 'Playbooks are coming'],
     ] as const;

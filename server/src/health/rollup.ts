@@ -1,5 +1,7 @@
 // Hourly and daily roll-ups of check statuses, and retention of the raw rows. Runs periodically on
-// one replica at a time (an advisory lock), recorded in job history.
+// one replica at a time (an advisory lock), recorded in job history. Each run records its
+// transaction time in check_statuses_rollup_mark: the summary of long ranges reads roll-ups before
+// that time and raw statuses after it.
 import os from 'node:os';
 import type { Database } from '../db/database.js';
 
@@ -13,22 +15,34 @@ export interface RetentionOptions {
 export const DEFAULT_RETENTION: RetentionOptions = { rawDays: 30, hourlyDays: 90, dailyDays: 730 };
 
 const ROLLUP_HOURLY = `
-INSERT INTO check_statuses_1h (check_id, created_at, total, passed, failed, duration_avg, duration_max)
+INSERT INTO check_statuses_1h (check_id, created_at, total, passed, failed, duration_avg, duration_max,
+  last_pass, last_fail, duration_p95, duration_p97, duration_p99)
 SELECT check_id, date_trunc('hour', time), count(*), count(*) FILTER (WHERE status), count(*) FILTER (WHERE NOT status),
-       round(avg(duration))::int, max(duration)
+       round(avg(duration))::int, max(duration), max(time) FILTER (WHERE status), max(time) FILTER (WHERE NOT status),
+       percentile_disc(0.95) WITHIN GROUP (ORDER BY duration), percentile_disc(0.97) WITHIN GROUP (ORDER BY duration),
+       percentile_disc(0.99) WITHIN GROUP (ORDER BY duration)
 FROM check_statuses WHERE time >= date_trunc('hour', $1::timestamptz)
 GROUP BY 1, 2
 ON CONFLICT (check_id, created_at) DO UPDATE SET total = EXCLUDED.total, passed = EXCLUDED.passed,
-  failed = EXCLUDED.failed, duration_avg = EXCLUDED.duration_avg, duration_max = EXCLUDED.duration_max`;
+  failed = EXCLUDED.failed, duration_avg = EXCLUDED.duration_avg, duration_max = EXCLUDED.duration_max,
+  last_pass = EXCLUDED.last_pass, last_fail = EXCLUDED.last_fail, duration_p95 = EXCLUDED.duration_p95,
+  duration_p97 = EXCLUDED.duration_p97, duration_p99 = EXCLUDED.duration_p99`;
 
 const ROLLUP_DAILY = `
-INSERT INTO check_statuses_1d (check_id, created_at, total, passed, failed, duration_avg, duration_max)
+INSERT INTO check_statuses_1d (check_id, created_at, total, passed, failed, duration_avg, duration_max,
+  last_pass, last_fail, duration_p95, duration_p97, duration_p99)
 SELECT check_id, date_trunc('day', created_at), sum(total), sum(passed), sum(failed),
-       round(sum(duration_avg::bigint * total) / nullif(sum(total), 0))::int, max(duration_max)
+       round(sum(duration_avg::bigint * total) / nullif(sum(total), 0))::int, max(duration_max),
+       max(last_pass), max(last_fail),
+       round(sum(coalesce(duration_p95, duration_avg)::bigint * total) / nullif(sum(total), 0))::int,
+       round(sum(coalesce(duration_p97, duration_avg)::bigint * total) / nullif(sum(total), 0))::int,
+       round(sum(coalesce(duration_p99, duration_avg)::bigint * total) / nullif(sum(total), 0))::int
 FROM check_statuses_1h WHERE created_at >= date_trunc('day', $1::timestamptz)
 GROUP BY 1, 2
 ON CONFLICT (check_id, created_at) DO UPDATE SET total = EXCLUDED.total, passed = EXCLUDED.passed,
-  failed = EXCLUDED.failed, duration_avg = EXCLUDED.duration_avg, duration_max = EXCLUDED.duration_max`;
+  failed = EXCLUDED.failed, duration_avg = EXCLUDED.duration_avg, duration_max = EXCLUDED.duration_max,
+  last_pass = EXCLUDED.last_pass, last_fail = EXCLUDED.last_fail, duration_p95 = EXCLUDED.duration_p95,
+  duration_p97 = EXCLUDED.duration_p97, duration_p99 = EXCLUDED.duration_p99`;
 
 export interface RollupResult {
   ran: boolean;
@@ -37,15 +51,29 @@ export interface RollupResult {
   pruned: number;
 }
 
-/** Rolls up everything since `since` (default: the last two hours) and prunes old rows. */
+/**
+ * Rolls up everything since `since` (default: the last two hours, or from an hour before the last
+ * roll-up when that is older, e.g. after downtime; everything retained on the first run) and prunes
+ * old rows.
+ */
 export async function rollupAndPrune(db: Database, retention = DEFAULT_RETENTION, since?: Date): Promise<RollupResult> {
   const started = new Date();
-  const from = since ?? new Date(Date.now() - 2 * 3_600_000);
   const result = await db.transaction(async (tx) => {
     const { rows } = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(7253003) AS locked');
     if (!rows[0]!.locked) return { ran: false, hourly: 0, daily: 0, pruned: 0 };
+    let from = since;
+    if (!from) {
+      const mark = await tx.query<{ rolled_at: Date }>('SELECT rolled_at FROM check_statuses_rollup_mark');
+      const twoHours = Date.now() - 2 * 3_600_000;
+      const last = mark.rows[0]
+        ? new Date(mark.rows[0].rolled_at).getTime() - 3_600_000
+        : Date.now() - retention.rawDays * 86_400_000;
+      from = new Date(Math.min(twoHours, last));
+    }
     const hourly = (await tx.query(ROLLUP_HOURLY, [from])).affectedRows ?? 0;
     const daily = (await tx.query(ROLLUP_DAILY, [from])).affectedRows ?? 0;
+    await tx.query(`INSERT INTO check_statuses_rollup_mark (id, rolled_at) VALUES (true, now())
+      ON CONFLICT (id) DO UPDATE SET rolled_at = EXCLUDED.rolled_at`);
     const pruned =
       (await tx.query(`DELETE FROM check_statuses WHERE time < now() - make_interval(days => $1)`, [retention.rawDays]))
         .affectedRows ?? 0;

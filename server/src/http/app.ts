@@ -3,11 +3,17 @@ import { Hono } from 'hono';
 import type { AppContext } from '../app.js';
 import { authenticate, errorBody, HttpError, requirePermission, type AuthEnv } from '../auth/middleware.js';
 import { identityRoutes } from '../auth/routes.js';
+import { catalogQueryRoutes, resourceSearchRoutes } from '../catalog/queries/api.js';
+import { catalogRoutes } from '../catalog/api.js';
+import { scrapers } from '../catalog/scrapers/index.js';
 import { healthRoutes } from '../health/api.js';
+import { incidentRoutes } from '../incidents/api.js';
+import { setActor } from '../incidents/service.js';
 import { checkers } from '../health/checkers/index.js';
 import { ApiError } from '../rest/errors.js';
 import { restRoutes } from '../rest/handler.js';
 import { topologyRoutes } from '../topology/api.js';
+import { snapshotRoutes } from '../topology/snapshot.js';
 import { serveWeb } from './static.js';
 
 export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
@@ -16,7 +22,9 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
 
   app.use('/api/*', authenticate(identity, config.publicUrl, config.trustProxy));
 
-  app.get('/api/about', (c) => c.json({ version: ctx.version, database: ctx.db.kind }));
+  app.get('/api/about', (c) =>
+    c.json({ version: ctx.version, database: ctx.db.kind, uptime_seconds: Math.round(process.uptime()) }),
+  );
 
   app.get('/api/properties', async (c) => {
     await requirePermission(identity, c.get('principal'), 'properties', 'read');
@@ -29,6 +37,20 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
   app.route('/api', identityRoutes({ config, db: ctx.db, identity }));
   app.route('/api/canary', healthRoutes({ db: ctx.db, identity, checkers, engine: ctx.health }));
   app.route('/api/topology', topologyRoutes({ db: ctx.db, identity, checkers, engine: ctx.topology }));
+  app.route(
+    '/api/incidents',
+    incidentRoutes({
+      db: ctx.db,
+      identity,
+      mailer: identity.mailer,
+      smtpFrom: config.smtpFrom,
+      publicUrl: config.publicUrl,
+    }),
+  );
+  app.route('/api/catalog', catalogQueryRoutes({ db: ctx.db, identity }));
+  app.route('/api/catalog', catalogRoutes({ db: ctx.db, identity, scrapers, engine: ctx.catalog }));
+  app.route('/api/resources', resourceSearchRoutes({ db: ctx.db, identity }));
+  app.route('/api/snapshot', snapshotRoutes({ db: ctx.db, identity }));
 
   app.route(
     '/api/db',
@@ -52,6 +74,8 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
           }
         }
       },
+      // The triggers of 0011 attribute rows and the incident changelog to the caller.
+      beforeWrite: (tx, c) => setActor(tx, c.get('principal').id),
       afterWrite(relation) {
         if (relation === 'properties') identity.featuresChanged();
       },

@@ -1,7 +1,7 @@
 // /api/db: parse → plan → SQL → execute → respond, and PostgREST-style errors.
 import { Hono, type Context, type Env } from 'hono';
 import type { AppContext } from '../app.js';
-import { isPgError } from '../db/database.js';
+import { isPgError, type Queryable } from '../db/database.js';
 import { ApiError, fromPgError } from './errors.js';
 import { parseRequest } from './parse.js';
 import { plan as makePlan, type Access, type Plan } from './plan.js';
@@ -14,6 +14,8 @@ export interface RestHooks<E extends Env = Env> {
   authorize?(c: Context<E>, access: Access[]): void | Promise<void>;
   /** Called after a write to a relation committed. */
   afterWrite?(relation: string): void;
+  /** Called inside a write's transaction before its statement (e.g. to set the caller for triggers). */
+  beforeWrite?(tx: Queryable, c: Context<E>): Promise<void>;
 }
 
 export function restRoutes<E extends Env = Env>(ctx: AppContext, hooks: RestHooks<E> = {}): Hono<E> {
@@ -37,7 +39,7 @@ export function restRoutes<E extends Env = Env>(ctx: AppContext, hooks: RestHook
         req.body = sealBody(req.body, secretColumns, ctx.secrets);
       const plan = makePlan(req, { schema: ctx.schema, registry: ctx.registry });
       await hooks.authorize?.(c, plan.access);
-      const res = await execute(ctx, plan, method, req.prefer.tx === 'rollback');
+      const res = await execute(ctx, plan, method, req.prefer.tx === 'rollback', (tx) => hooks.beforeWrite?.(tx, c));
       if (plan.kind === 'insert' || plan.kind === 'update' || plan.kind === 'delete') hooks.afterWrite?.(plan.relation);
       return send(res);
     } catch (e) {
@@ -47,7 +49,13 @@ export function restRoutes<E extends Env = Env>(ctx: AppContext, hooks: RestHook
   return app;
 }
 
-async function execute(ctx: AppContext, plan: Plan, method: string, rollback: boolean): Promise<ApiResponse> {
+async function execute(
+  ctx: AppContext,
+  plan: Plan,
+  method: string,
+  rollback: boolean,
+  beforeWrite: (tx: Queryable) => Promise<void> | undefined,
+): Promise<ApiResponse> {
   const statement = buildSql(plan);
   if (plan.kind === 'read') {
     const { rows } = await ctx.db.query<ResultRow>(statement.text, statement.values);
@@ -59,6 +67,7 @@ async function execute(ctx: AppContext, plan: Plan, method: string, rollback: bo
   try {
     await ctx.db.transaction(async (tx) => {
       if (plan.kind === 'rpc' && plan.readOnly) await tx.query('SET TRANSACTION READ ONLY');
+      else await beforeWrite(tx);
       const { rows } = await tx.query<ResultRow>(statement.text, statement.values);
       response = respond(plan, rows[0]!, method);
       if (rollback) throw rollbackMarker;

@@ -53,6 +53,7 @@ const relations: ExposedRelation[] = [
   { name: 'checks_by_component', resource: 'topologies' },
   { name: 'team_components', resource: 'topologies' },
   { name: 'config_component_relationships', resource: 'topologies' },
+  { name: 'components_with_logs', resource: 'topologies' },
   // Catalog (0007): items, changes and insights are written by the catalog engine.
   { name: 'config_scrapers', resource: 'config_scrapers' },
   { name: 'config_items', resource: 'config_scrapers', readOnly: true },
@@ -60,6 +61,21 @@ const relations: ExposedRelation[] = [
   { name: 'config_analysis', resource: 'config_scrapers', readOnly: true },
   { name: 'config_relationships', resource: 'config_scrapers', readOnly: true },
   { name: 'check_config_relationships', resource: 'config_scrapers', readOnly: true },
+  // Catalog read side (0009): views the catalog screens read.
+  { name: 'config_detail', resource: 'config_scrapers', readOnly: true },
+  { name: 'config_tags', resource: 'config_scrapers', readOnly: true },
+  { name: 'config_labels', resource: 'config_scrapers', readOnly: true },
+  { name: 'config_names', resource: 'config_scrapers', readOnly: true },
+  { name: 'config_types', resource: 'config_scrapers', readOnly: true },
+  { name: 'config_classes', resource: 'config_scrapers', readOnly: true },
+  { name: 'config_statuses', resource: 'config_scrapers', readOnly: true },
+  { name: 'config_analysis_analyzers', resource: 'config_scrapers', readOnly: true },
+  { name: 'change_types', resource: 'config_scrapers', readOnly: true },
+  { name: 'config_analysis_items', resource: 'config_scrapers', readOnly: true },
+  { name: 'analysis_by_component', resource: 'config_scrapers', readOnly: true },
+  { name: 'changes_by_component', resource: 'config_scrapers', readOnly: true },
+  { name: 'check_summary_for_config', resource: 'config_scrapers', readOnly: true },
+  { name: 'config_summary', resource: 'config_scrapers', readOnly: true },
   // Incidents (0008): commanders and responders write these (spec/1 §6); the changelog is the server's.
   { name: 'incidents', resource: 'incident' },
   { name: 'hypotheses', resource: 'incident' },
@@ -68,9 +84,16 @@ const relations: ExposedRelation[] = [
   { name: 'responders', resource: 'responder' },
   { name: 'incident_histories', resource: 'incident', readOnly: true },
   { name: 'incident_rules', resource: 'incident', writeResource: 'database' },
+  { name: 'incident_summary', resource: 'incident', readOnly: true },
+  { name: 'incidents_by_component', resource: 'incident', readOnly: true },
+  { name: 'incidents_by_config', resource: 'incident', readOnly: true },
+  { name: 'incident_rule_states', resource: 'incident', readOnly: true },
 ];
 
-const functions: ExposedFunction[] = [];
+const functions: ExposedFunction[] = [
+  { name: 'related_configs_recursive', resource: 'config_scrapers' },
+  { name: 'lookup_analysis_by_component', resource: 'config_scrapers' },
+];
 
 export function buildRegistry(
   extraRelations: ExposedRelation[] = [],

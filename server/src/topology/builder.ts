@@ -93,7 +93,8 @@ export interface BuildResult {
   count: number;
 }
 
-export const MAX_COMPONENTS = 10_000;
+/** Components one topology may produce (a cluster-wide lookup of pods can reach tens of thousands). */
+export const MAX_COMPONENTS = 50_000;
 export const MAX_DEPTH = 30;
 
 const str = (v: unknown): string | null =>

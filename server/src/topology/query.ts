@@ -211,15 +211,19 @@ function matches(filter: ListFilter, values: readonly string[]): boolean {
   return !filter.exclude.some((v) => values.includes(v));
 }
 
+/** One collator for every comparison: String.prototype.localeCompare builds one per call (slow in sorts). */
+const collator = new Intl.Collator();
+const compareText = collator.compare;
+
 function comparator(sortBy: string, order: 'asc' | 'desc'): (a: CardComponent, b: CardComponent) => number {
-  const byName = (a: CardComponent, b: CardComponent) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id);
+  const byName = (a: CardComponent, b: CardComponent) => compareText(a.name, b.name) || compareText(a.id, b.id);
   const key = sortBy.toLowerCase();
   let primary: (a: CardComponent, b: CardComponent) => number;
   if (key === 'status' || key === 'health') {
     // Descending puts the most severe first (unhealthy, warning, healthy, then the rest).
     primary = (a, b) => rank(b.health) - rank(a.health);
-  } else if (key === 'name') primary = (a, b) => a.name.localeCompare(b.name);
-  else if (key === 'type') primary = (a, b) => (a.type ?? '').localeCompare(b.type ?? '');
+  } else if (key === 'name') primary = (a, b) => compareText(a.name, b.name);
+  else if (key === 'type') primary = (a, b) => compareText(a.type ?? '', b.type ?? '');
   else if (key === 'updated_at' || key === 'last_updated' || key === 'lastupdated' || key === 'updated')
     primary = (a, b) => Date.parse(a.updated_at) - Date.parse(b.updated_at);
   else if (key === 'created_at') primary = (a, b) => Date.parse(a.created_at) - Date.parse(b.created_at);
@@ -233,7 +237,7 @@ function comparator(sortBy: string, order: 'asc' | 'desc'): (a: CardComponent, b
       const va = value(a);
       const vb = value(b);
       if (va === null || vb === null) return va === vb ? byName(a, b) : va === null ? 1 : -1;
-      const d = typeof va === 'number' && typeof vb === 'number' ? va - vb : String(va).localeCompare(String(vb));
+      const d = typeof va === 'number' && typeof vb === 'number' ? va - vb : compareText(String(va), String(vb));
       return (order === 'asc' ? d : -d) || byName(a, b);
     };
   }
@@ -271,7 +275,7 @@ export function shapeTopology(loaded: LoadedTopology, q: TopologyQuery): Topolog
 
   const inScope = [...own, ...loaded.extra.map((r) => nodes.get(r.id)!)];
   const distinct = (values: (string | null)[]) =>
-    [...new Set(values.filter((v): v is string => !!v))].sort((a, b) => a.localeCompare(b));
+    [...new Set(values.filter((v): v is string => !!v))].sort(compareText);
   const response: Omit<TopologyResponse, 'components'> = {
     teams: distinct(inScope.flatMap((n) => n.teams.map((t) => t.name))),
     types: distinct(inScope.map((n) => n.type)),
@@ -314,8 +318,8 @@ export function shapeTopology(loaded: LoadedTopology, q: TopologyQuery): Topolog
 const COLUMNS = `id, topology_id, parent_id, agent_id, external_id, name, text, tooltip, type, icon, labels, properties,
   health, status, status_reason, path, is_leaf, owner, hidden, summary, created_at, updated_at, deleted_at`;
 
-/** Depth of a component: 0 for a root, the number of ancestors otherwise. */
-const DEPTH_SQL = `(CASE WHEN path = '' THEN 0 ELSE length(path) - length(replace(path, '.', '')) + 1 END)`;
+/** Depth of a component: 0 for a root, the number of ancestors otherwise (a stored column, 0010). */
+const DEPTH_SQL = 'depth';
 
 /** Reads what the query needs: the subtree to its depth (all of it when flattened), teams, relations. */
 export async function loadTopology(db: Queryable, q: TopologyQuery): Promise<LoadedTopology> {
@@ -333,13 +337,14 @@ export async function loadTopology(db: Queryable, q: TopologyQuery): Promise<Loa
     const rootDepth = root.path ? root.path.split('.').length : 0;
     const { rows: below } = await db.query<ComponentRow>(
       `SELECT ${COLUMNS} FROM components
-       WHERE ${filters} AND (path = $3 OR path LIKE $4) AND ($5::int IS NULL OR ${DEPTH_SQL} <= $5)
+       WHERE ${filters} AND ${DEPTH_SQL} > $3 AND ($5::int IS NULL OR ${DEPTH_SQL} <= $5) AND path LIKE $4
        ORDER BY ${DEPTH_SQL}, name LIMIT ${MAX_COMPONENTS}`,
       [
         q.hidden,
         q.agentId,
-        prefix,
-        `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}.%`,
+        rootDepth,
+        // The prefix ends with a whole id: every path starting with it is the root's or below it.
+        `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
         q.flatten ? null : rootDepth + q.depth,
       ],
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkHealth, normalizeHealth, rollupHealth, rollupTree } from './rollup.js';
+import { checkHealth, componentHealthEvents, normalizeHealth, rollupHealth, rollupTree } from './rollup.js';
 
 describe('rollupHealth', () => {
   it('is unknown when nothing is known', () => {
@@ -89,5 +89,66 @@ describe('rollupTree', () => {
       ownHealth: i === 19_999 ? ('warning' as const) : null,
     }));
     expect(rollupTree(deep, []).get('n0')!.health).toBe('warning');
+  });
+});
+
+describe('rollupTree with the catalog and incidents', () => {
+  const nodes = [
+    { id: 'root', parentId: null, ownHealth: null },
+    { id: 'a', parentId: 'root', ownHealth: null },
+    { id: 'b', parentId: 'root', ownHealth: null },
+  ];
+
+  it('rolls the health of linked configs up like a check, ignoring unknown ones', () => {
+    const r = rollupTree(nodes, [{ componentId: 'b', checkId: 'c1', status: 'healthy' }], [], {
+      configs: [
+        { componentId: 'a', configId: 'cfg1', health: 'warning' },
+        { componentId: 'a', configId: 'cfg2', health: null },
+        { componentId: 'b', configId: 'cfg3', health: 'unknown' },
+      ],
+    });
+    expect(r.get('a')!.health).toBe('warning');
+    expect(r.get('b')!.health).toBe('healthy');
+    expect(r.get('root')!.health).toBe('warning');
+    // Configs are not checks: the counts stay those of the checks.
+    expect(r.get('root')!.summary.checks).toEqual({ healthy: 1, unhealthy: 0, warning: 0 });
+  });
+
+  it('counts open incidents and insights of the subtree, each once', () => {
+    const r = rollupTree(nodes, [], [], {
+      incidents: [
+        { componentId: 'a', id: 'inc1' },
+        { componentId: 'b', id: 'inc1' },
+        { componentId: 'b', id: 'inc2' },
+      ],
+      insights: [
+        { componentId: 'a', id: 'ins1' },
+        { componentId: 'missing', id: 'ins2' },
+      ],
+    });
+    expect(r.get('a')!.summary).toMatchObject({ incidents: 1, insights: 1 });
+    expect(r.get('b')!.summary).toMatchObject({ incidents: 2, insights: 0 });
+    expect(r.get('root')!.summary).toMatchObject({ incidents: 2, insights: 1 });
+    // Incidents and insights say nothing about health.
+    expect(r.get('root')!.health).toBe('unknown');
+  });
+});
+
+describe('componentHealthEvents', () => {
+  it('emits component.<health> only for components whose health moved', () => {
+    const events = componentHealthEvents([
+      { id: '1', name: 'api', type: 'service', topologyId: 't', previous: 'healthy', health: 'unhealthy' },
+      { id: '2', name: 'db', type: null, topologyId: 't', previous: 'warning', health: 'warning' },
+      { id: '3', name: 'web', type: null, topologyId: null, previous: 'unknown', health: 'healthy' },
+    ]);
+    expect(events.map((e) => e.name)).toEqual(['component.unhealthy', 'component.healthy']);
+    expect(events[0]!.properties).toEqual({
+      id: '1',
+      name: 'api',
+      type: 'service',
+      topology_id: 't',
+      status: 'unhealthy',
+      previous: 'healthy',
+    });
   });
 });

@@ -10,7 +10,7 @@ import type { Database, Queryable } from '../db/database.js';
 import { ResourceErrors } from '../resources/yaml.js';
 import type { BuildResult, BuiltComponent } from './builder.js';
 import { planComponents, type ExistingComponent, type PlannedComponent } from './identity.js';
-import { HEALTHS, rollupTree, type ComponentSummary, type Health } from './rollup.js';
+import { componentHealthEvents, HEALTHS, rollupTree, type ComponentSummary, type Health } from './rollup.js';
 import {
   canonicalJson,
   globToLike,
@@ -531,9 +531,22 @@ async function syncCheckLinks(
  */
 async function syncConfigLinks(tx: Queryable, rows: PlannedComponent[], scope: string[]): Promise<void> {
   const desired: { component_id: string; config_id: string | null; selector_id: string; selector: unknown }[] = [];
+  const named = rows.flatMap((r) =>
+    r.node.configs.flatMap((s) =>
+      typeof s.selector.id === 'string' && UUID.test(s.selector.id) ? [s.selector.id] : [],
+    ),
+  );
+  // An id naming no catalog item (yet) stays a selector for the catalog to resolve.
+  const known = new Set(
+    named.length
+      ? (await tx.query<{ id: string }>(`SELECT id FROM config_items WHERE id = ANY($1::uuid[])`, [named])).rows.map(
+          (r) => r.id,
+        )
+      : [],
+  );
   for (const r of rows) {
     for (const s of r.node.configs) {
-      const id = typeof s.selector.id === 'string' && UUID.test(s.selector.id) ? s.selector.id : null;
+      const id = typeof s.selector.id === 'string' && known.has(s.selector.id.toLowerCase()) ? s.selector.id : null;
       desired.push({ component_id: r.id, config_id: id, selector_id: s.id, selector: s.selector });
     }
   }
@@ -654,9 +667,11 @@ export interface RecomputeResult {
 }
 
 /**
- * Recomputes every live component's health and summary from its own health, linked checks,
- * children and related components, writing only what changed. `wait` queues behind another
- * replica's pass (after a run); otherwise a pass under way elsewhere means this one is skipped.
+ * Recomputes every live component's health and summary from its own health, linked checks and
+ * configs, children and related components, and the open incidents and insights touching them,
+ * writing only what changed and queueing a `component.<health>` event for each health change.
+ * `wait` queues behind another replica's pass (after a run); otherwise a pass under way elsewhere
+ * means this one is skipped.
  */
 export async function recomputeHealth(db: Database, opts: { wait?: boolean } = {}): Promise<RecomputeResult> {
   return db.transaction(async (tx) => {
@@ -670,10 +685,15 @@ export async function recomputeHealth(db: Database, opts: { wait?: boolean } = {
     const { rows: nodes } = await tx.query<{
       id: string;
       parent_id: string | null;
+      topology_id: string | null;
+      name: string;
+      type: string | null;
       own_health: Health | null;
       health: Health;
       summary: ComponentSummary;
-    }>(`SELECT id, parent_id, own_health, health, summary FROM components WHERE deleted_at IS NULL`);
+    }>(
+      `SELECT id, parent_id, topology_id, name, type, own_health, health, summary FROM components WHERE deleted_at IS NULL`,
+    );
     const { rows: checks } = await tx.query<{ component_id: string; check_id: string; status: string | null }>(
       `SELECT r.component_id, r.check_id, c.status
        FROM check_component_relationships r JOIN checks c ON c.id = r.check_id
@@ -681,6 +701,24 @@ export async function recomputeHealth(db: Database, opts: { wait?: boolean } = {
     );
     const { rows: related } = await tx.query<{ component_id: string; relationship_id: string }>(
       `SELECT component_id, relationship_id FROM component_relationships WHERE deleted_at IS NULL`,
+    );
+    const { rows: configs } = await tx.query<{ component_id: string; config_id: string; health: string | null }>(
+      `SELECT r.component_id, r.config_id, ci.health
+       FROM config_component_relationships r JOIN config_items ci ON ci.id = r.config_id
+       WHERE r.deleted_at IS NULL AND ci.deleted_at IS NULL`,
+    );
+    // Open insights of linked configs; open incidents with evidence on the component or opened for it.
+    const { rows: insights } = await tx.query<{ component_id: string; id: string }>(
+      `SELECT DISTINCT r.component_id, a.id
+       FROM config_component_relationships r JOIN config_analysis a ON a.config_id = r.config_id
+       WHERE r.deleted_at IS NULL AND a.status = 'open'`,
+    );
+    const { rows: incidents } = await tx.query<{ component_id: string; id: string }>(
+      `SELECT e.component_id, i.id
+       FROM evidences e JOIN hypotheses h ON h.id = e.hypothesis_id JOIN incidents i ON i.id = h.incident_id
+       WHERE e.component_id IS NOT NULL AND i.status NOT IN ('resolved', 'closed')
+       UNION
+       SELECT component_id, id FROM incidents WHERE component_id IS NOT NULL AND status NOT IN ('resolved', 'closed')`,
     );
     const rolled = rollupTree(
       nodes.map((n) => ({
@@ -690,6 +728,11 @@ export async function recomputeHealth(db: Database, opts: { wait?: boolean } = {
       })),
       checks.map((c) => ({ componentId: c.component_id, checkId: c.check_id, status: c.status })),
       related.map((r) => ({ parentId: r.relationship_id, childId: r.component_id })),
+      {
+        configs: configs.map((c) => ({ componentId: c.component_id, configId: c.config_id, health: c.health })),
+        insights: insights.map((i) => ({ componentId: i.component_id, id: i.id })),
+        incidents: incidents.map((i) => ({ componentId: i.component_id, id: i.id })),
+      },
     );
     const changed = nodes.flatMap((n) => {
       const r = rolled.get(n.id);
@@ -703,6 +746,21 @@ export async function recomputeHealth(db: Database, opts: { wait?: boolean } = {
          FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, health text, summary jsonb)
          WHERE c.id = r.id`,
         [JSON.stringify(changed)],
+      );
+    }
+    const events = componentHealthEvents(
+      nodes.flatMap((n) => {
+        const r = rolled.get(n.id);
+        return r && r.health !== n.health
+          ? [{ id: n.id, name: n.name, type: n.type, topologyId: n.topology_id, previous: n.health, health: r.health }]
+          : [];
+      }),
+    );
+    if (events.length) {
+      await tx.query(
+        `INSERT INTO event_queue (name, properties)
+         SELECT e.name, e.properties FROM jsonb_to_recordset($1::jsonb) AS e(name text, properties jsonb)`,
+        [JSON.stringify(events)],
       );
     }
     return { ran: true, components: nodes.length, updated: changed.length };

@@ -79,16 +79,79 @@ const settingsResourceRoutes: AppRoute[] = SETTINGS_RESOURCE_KINDS.flatMap((kind
   },
 ]);
 
+// The catalog's pages besides /catalog itself (spec/2 §2.1–§2.5).
+const catalogAccess: AccessRequirement = { resource: 'config_scrapers', action: 'read', feature: 'config' };
+const configDetail = () => import('../features/catalog/ConfigDetailPage');
+const catalogRoutes: AppRoute[] = [
+  {
+    path: '/configs',
+    title: 'Catalog',
+    load: () => import('../features/catalog/ConfigsRedirect'),
+    access: catalogAccess,
+    layout: 'shell',
+  },
+  {
+    path: '/catalog/changes',
+    title: 'Catalog Changes',
+    load: () => import('../features/catalog/ChangesPage'),
+    access: catalogAccess,
+    layout: 'shell',
+  },
+  {
+    path: '/catalog/insights',
+    title: 'Catalog Insights',
+    load: () => import('../features/catalog/InsightsPage'),
+    access: catalogAccess,
+    layout: 'shell',
+  },
+  {
+    path: '/catalog/scrapers',
+    title: 'Catalog Scrapers',
+    load: () => import('../features/catalog/ScrapersPage'),
+    access: catalogAccess,
+    layout: 'shell',
+  },
+  {
+    path: '/catalog/scrapers/:id',
+    title: 'Catalog Scraper',
+    load: () => import('../features/catalog/ScraperDetailPage'),
+    access: catalogAccess,
+    layout: 'shell',
+  },
+  ...(['config', 'changes', 'insights', 'relationships', 'checks'] as const).map((tab) => ({
+    path: tab === 'config' ? '/catalog/:id' : `/catalog/:id/${tab}`,
+    title: 'Catalog',
+    load: configDetail,
+    props: { tab },
+    access: catalogAccess,
+    layout: 'shell' as const,
+  })),
+];
+
 export const ROUTES: AppRoute[] = [
   // Main areas (the sidebar, in its order). Their pages arrive with later issues.
   {
     path: '/topology',
     title: 'Dashboard',
-    load: placeholder,
-    props: { area: 'topology' },
+    load: () => import('../features/topology/TopologyPage'),
     access: { resource: 'topologies', feature: 'topology' },
     layout: 'shell',
     nav: { group: 'main', label: 'Dashboard', icon: LayoutDashboard },
+  },
+  {
+    path: '/topology/:id',
+    title: 'Dashboard',
+    load: () => import('../features/topology/TopologyPage'),
+    access: { resource: 'topologies', feature: 'topology' },
+    layout: 'shell',
+  },
+  // A read-only card for embedding: signed in and guarded like /topology; the page covers the shell.
+  {
+    path: '/view/topology/:id',
+    title: 'Dashboard',
+    load: () => import('../features/topology/ViewTopologyPage'),
+    access: { resource: 'topologies', feature: 'topology' },
+    layout: 'shell',
   },
   {
     path: '/health',
@@ -101,21 +164,27 @@ export const ROUTES: AppRoute[] = [
   {
     path: '/incidents',
     title: 'Incidents',
-    load: placeholder,
-    props: { area: 'incidents' },
+    load: () => import('../features/incidents/IncidentListPage'),
     access: { resource: 'incident', feature: 'incidents' },
     layout: 'shell',
     nav: { group: 'main', label: 'Incidents', icon: AlertTriangle },
   },
   {
+    path: '/incidents/:id',
+    title: 'Incident',
+    load: () => import('../features/incidents/IncidentDetailPage'),
+    access: { resource: 'incident', feature: 'incidents' },
+    layout: 'shell',
+  },
+  {
     path: '/catalog',
     title: 'Catalog',
-    load: placeholder,
-    props: { area: 'catalog' },
-    access: { resource: 'database', feature: 'config' },
+    load: () => import('../features/catalog/CatalogPage'),
+    access: { resource: 'config_scrapers', feature: 'config' },
     layout: 'shell',
     nav: { group: 'main', label: 'Catalog', icon: ListTree },
   },
+  ...catalogRoutes,
   {
     path: '/logs',
     title: 'Logs',

@@ -156,3 +156,15 @@ CREATE INDEX check_config_relationships_config_idx ON check_config_relationships
 ALTER TABLE config_component_relationships
   ADD CONSTRAINT config_component_relationships_config_id_fkey
   FOREIGN KEY (config_id) REFERENCES config_items (id) ON DELETE CASCADE;
+
+-- Jobs History names the scraper of catalog runs too (resource_type 'config_scraper').
+CREATE OR REPLACE VIEW job_histories AS
+  SELECT j.id, j.name, j.success_count, j.error_count, j.details, j.hostname, j.duration_millis,
+    j.resource_type, j.resource_id, j.status, j.agent_id, j.time_start, j.time_end, j.created_at,
+    CASE j.resource_type
+      WHEN 'canary' THEN (SELECT c.namespace || '/' || c.name FROM canaries c WHERE c.id::text = j.resource_id)
+      WHEN 'topology' THEN (SELECT t.namespace || '/' || t.name FROM topologies t WHERE t.id::text = j.resource_id)
+      WHEN 'config_scraper' THEN (SELECT s.namespace || '/' || s.name FROM config_scrapers s WHERE s.id::text = j.resource_id)
+      ELSE NULL
+    END AS resource_name
+  FROM job_history j;

@@ -67,12 +67,26 @@ export default function HealthPage() {
     if (next !== derivedRange) setDerivedRange(next);
   }
 
+  // The filters only: opening or closing the drawer (checkId) must not filter, sort and group
+  // thousands of checks again.
+  const filterKey = JSON.stringify([
+    view.query,
+    view.labels,
+    view.hidePassing,
+    view.tab,
+    view.tabBy,
+    view.sortBy,
+    view.sortDesc,
+    view.groupBy,
+  ]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by the serialised filters
+  const filters = useMemo(() => view, [filterKey]);
   const labels = useMemo(() => labelCatalogue(all), [all]);
-  const forTabs = useMemo(() => filterForTabs(all, view), [all, view]);
-  const tabs = useMemo(() => tabsOf(forTabs, view.tabBy), [forTabs, view.tabBy]);
+  const forTabs = useMemo(() => filterForTabs(all, filters), [all, filters]);
+  const tabs = useMemo(() => tabsOf(forTabs, filters.tabBy), [forTabs, filters.tabBy]);
   const groups = useMemo(
-    () => groupChecks(sortChecks(visibleChecks(all, view), view.sortBy, view.sortDesc), view.groupBy),
-    [all, view],
+    () => groupChecks(sortChecks(visibleChecks(all, filters), filters.sortBy, filters.sortDesc), filters.groupBy),
+    [all, filters],
   );
   const counts = useMemo(() => healthCounts(forTabs), [forTabs]);
 

@@ -197,16 +197,21 @@ function sortValue(c: CheckSummary, field: SortField): string | number {
   }
 }
 
-/** A sorted copy; ties keep name order. Groups are sorted by their first member. */
+const collator = new Intl.Collator();
+
+/**
+ * A sorted copy; ties keep name order. Groups are sorted by their first member. The sort keys are
+ * computed once per check, not per comparison (thousands of checks).
+ */
 export function sortChecks(checks: readonly CheckSummary[], field: SortField, desc: boolean): CheckSummary[] {
   const dir = desc ? -1 : 1;
-  return [...checks].sort((a, b) => {
-    const va = sortValue(a, field);
-    const vb = sortValue(b, field);
-    if (va < vb) return -dir;
-    if (va > vb) return dir;
-    return a.name.localeCompare(b.name);
+  const keyed = checks.map((c) => ({ c, v: sortValue(c, field) }));
+  keyed.sort((a, b) => {
+    if (a.v < b.v) return -dir;
+    if (a.v > b.v) return dir;
+    return collator.compare(a.c.name, b.c.name);
   });
+  return keyed.map((k) => k.c);
 }
 
 // ---------------------------------------------------------------------------------------------

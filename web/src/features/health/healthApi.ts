@@ -2,7 +2,15 @@
 // status history through /api/db, Run Now, and agent names for badges.
 import { api } from '../../api/client';
 import { db, type ListResult } from '../../api/postgrest';
-import type { CheckRow, CheckStats, CheckStatusRow, HealthSummary, RunCheckResult } from './types';
+import type {
+  CheckComponentLink,
+  CheckConfigLink,
+  CheckRow,
+  CheckStats,
+  CheckStatusRow,
+  HealthSummary,
+  RunCheckResult,
+} from './types';
 
 export interface HistoryQuery {
   /** ISO time: only runs after it (time=gt.). */
@@ -18,6 +26,25 @@ export interface HistoryQuery {
 }
 
 const enc = encodeURIComponent;
+
+/** The generic list limit (spec/1 §9): more links than this are not listed in the drawer. */
+const RELATIONSHIPS_LIMIT = 100;
+
+/**
+ * One row per linked item (several selectors may link the same one), without soft-deleted items,
+ * sorted by name.
+ */
+function uniqueLive<R>(
+  rows: R[],
+  item: (r: R) => { id: string; name: string | null; deleted_at: string | null } | null,
+): R[] {
+  const seen = new Map<string, R>();
+  for (const r of rows) {
+    const it = item(r);
+    if (it && !it.deleted_at && !seen.has(it.id)) seen.set(it.id, r);
+  }
+  return [...seen.values()].sort((a, b) => (item(a)!.name ?? '').localeCompare(item(b)!.name ?? ''));
+}
 
 export const healthApi = {
   /** `start` is a duration back from now (1h, 7d, 43200m), now-2d or an ISO time. */
@@ -44,6 +71,28 @@ export const healthApi = {
     if (q.status !== undefined) query.eq('status', q.status);
     if (q.minDurationMs) query.gte('duration', q.minDurationMs);
     return query.page(q.pageIndex, q.pageSize).list(signal);
+  },
+
+  /** The live components of a check (GET /check_component_relationships?check_id=eq.{id}&select=…,components(…)). */
+  async components(id: string, signal?: AbortSignal): Promise<CheckComponentLink[]> {
+    const { data } = await db<CheckComponentLink>('check_component_relationships')
+      .select('component_id,components(id,name,icon,type,health,deleted_at)')
+      .eq('check_id', id)
+      .is('deleted_at', null)
+      .limit(RELATIONSHIPS_LIMIT)
+      .list(signal);
+    return uniqueLive(data, (r) => r.components);
+  },
+
+  /** The live configuration items of a check (check_config_relationships with config_items embedded). */
+  async configs(id: string, signal?: AbortSignal): Promise<CheckConfigLink[]> {
+    const { data } = await db<CheckConfigLink>('check_config_relationships')
+      .select('config_id,config_items(id,name,type,health,deleted_at)')
+      .eq('check_id', id)
+      .is('deleted_at', null)
+      .limit(RELATIONSHIPS_LIMIT)
+      .list(signal);
+    return uniqueLive(data, (r) => r.config_items);
   },
 
   runNow: (id: string) => api.post<RunCheckResult>(`/api/canary/run/check/${enc(id)}`),

@@ -7,5 +7,7 @@ export const healthKeys = {
   check: (id: string) => [...healthKeys.checks(), id] as const,
   stats: (id: string, range: Record<string, unknown>) => [...healthKeys.check(id), 'stats', range] as const,
   history: (id: string, filters: Record<string, unknown>) => [...healthKeys.check(id), 'history', filters] as const,
+  relationships: (id: string, kind: 'components' | 'configs') =>
+    [...healthKeys.check(id), 'relationships', kind] as const,
   agents: (ids: readonly string[]) => [...healthKeys.all, 'agents', ids] as const,
 };

@@ -87,6 +87,31 @@ export interface CheckRow {
   canaries: { name: string; namespace: string; labels: Record<string, string> | null } | null;
 }
 
+/** A component linked to a check (check_component_relationships with its component embedded). */
+export interface CheckComponentLink {
+  component_id: string;
+  components: {
+    id: string;
+    name: string;
+    icon: string | null;
+    type: string | null;
+    health: string | null;
+    deleted_at: string | null;
+  } | null;
+}
+
+/** A configuration item linked to a check (check_config_relationships with its item embedded). */
+export interface CheckConfigLink {
+  config_id: string;
+  config_items: {
+    id: string;
+    name: string | null;
+    type: string;
+    health: string | null;
+    deleted_at: string | null;
+  } | null;
+}
+
 /** One run of a check (spec/1 §3 Check status history entry). */
 export interface CheckStatusRow {
   check_id: string;

@@ -1,9 +1,12 @@
 // The table layout (spec/1 §2): columns Checks, Health, Uptime, Latency, Transition and an
 // expander. Group rows (when grouping) show the group's health and its passed uptime counts as
-// n/m, and fold their checks away; a check row opens the check drawer.
+// n/m, and fold their checks away; a check row opens the check drawer. Long tables (thousands of
+// checks) render only the rows near the viewport: the page's scroll container (the shell's <main>)
+// scrolls a table whose rows outside the window are replaced by two spacer rows.
 import { groupHealthWord } from '@opsdeck/common/healthChecks';
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronDown, ChevronRight } from 'lucide-react';
-import { useState, type ReactNode } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { cn } from '../../../ui/cn';
 import { NO_DATA } from '../../../ui/data-table';
 import { formatAge, formatDateTime } from '../../../ui/format';
@@ -12,6 +15,15 @@ import { NO_GROUP, type CheckGroup, type SortField } from '../checkFilters';
 import type { CheckSummary } from '../types';
 import { CheckHealthCell, HealthCell, LatencyCell, latencyOf, UptimeCell } from './CheckCells';
 import { CheckIcon } from './CheckIcon';
+
+/** Tables with more rows than this render only the rows near the viewport. */
+export const VIRTUALIZE_FROM = 200;
+const CHECK_ROW_HEIGHT = 49;
+const GROUP_ROW_HEIGHT = 45;
+
+type TableRow =
+  | { kind: 'group'; key: string; group: CheckGroup; open: boolean }
+  | { kind: 'check'; key: string; check: CheckSummary; nested: boolean };
 
 const GROUP_HEALTH_LABEL = { good: 'Passing', bad: 'Failing', mixed: 'Mixed', unknown: 'Unknown' } as const;
 
@@ -47,15 +59,81 @@ export function ChecksTable({ groups, groupBy, loading, sortBy, sortDesc, onSort
   const empty = !loading && groups.length === 0;
   const skeleton = loading && groups.length === 0;
 
-  const rows: ReactNode[] = [];
+  const rows: TableRow[] = [];
   for (const g of groups) {
     if (groupBy === NO_GROUP || g.checks.length === 1) {
-      for (const c of g.checks) rows.push(<CheckRow key={c.id} check={c} onOpen={onOpen} />);
+      for (const c of g.checks) rows.push({ kind: 'check', key: c.id, check: c, nested: false });
       continue;
     }
     const open = !collapsed.has(g.key);
-    rows.push(<GroupRow key={`g:${g.key}`} group={g} open={open} onToggle={() => toggle(g.key)} />);
-    if (open) for (const c of g.checks) rows.push(<CheckRow key={c.id} check={c} onOpen={onOpen} nested />);
+    rows.push({ kind: 'group', key: `g:${g.key}`, group: g, open });
+    if (open) for (const c of g.checks) rows.push({ kind: 'check', key: c.id, check: c, nested: true });
+  }
+
+  const virtual = rows.length > VIRTUALIZE_FROM;
+  const bodyRef = useRef<HTMLTableSectionElement>(null);
+  const [scrollMargin, setScrollMargin] = useState(0);
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer returns fresh functions by design
+  const virtualizer = useVirtualizer({
+    count: virtual ? rows.length : 0,
+    getScrollElement: () => bodyRef.current?.closest<HTMLElement>('#main') ?? null,
+    estimateSize: (i) => (rows[i]?.kind === 'group' ? GROUP_ROW_HEIGHT : CHECK_ROW_HEIGHT),
+    getItemKey: (i) => rows[i]?.key ?? i,
+    overscan: 10,
+    scrollMargin,
+  });
+  // Where the table body starts inside the scroll container (the filters above it may change height):
+  // measured after every render, and set only when it moved, so this settles after one update.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useLayoutEffect(() => {
+    const body = bodyRef.current;
+    const main = body?.closest<HTMLElement>('#main');
+    if (!body || !main) return;
+    const margin = body.getBoundingClientRect().top - main.getBoundingClientRect().top + main.scrollTop;
+    if (Math.abs(margin - scrollMargin) > 1) setScrollMargin(margin);
+  });
+
+  const render = (r: TableRow, index?: number) =>
+    r.kind === 'group' ? (
+      <GroupRow
+        key={r.key}
+        group={r.group}
+        open={r.open}
+        onToggle={() => toggle(r.group.key)}
+        index={index}
+        measure={index === undefined ? undefined : virtualizer.measureElement}
+      />
+    ) : (
+      <CheckRow
+        key={r.key}
+        check={r.check}
+        onOpen={onOpen}
+        nested={r.nested}
+        index={index}
+        measure={index === undefined ? undefined : virtualizer.measureElement}
+      />
+    );
+  let body: ReactNode;
+  if (!virtual) body = rows.map((r) => render(r));
+  else {
+    const items = virtualizer.getVirtualItems();
+    const top = items.length ? items[0]!.start - scrollMargin : 0;
+    const bottom = items.length ? virtualizer.getTotalSize() - (items[items.length - 1]!.end - scrollMargin) : 0;
+    body = (
+      <>
+        {top > 0 && (
+          <tr aria-hidden data-testid="virtual-spacer">
+            <td colSpan={COLUMNS.length} style={{ height: top, padding: 0 }} />
+          </tr>
+        )}
+        {items.map((item) => render(rows[item.index]!, item.index))}
+        {bottom > 0 && (
+          <tr aria-hidden data-testid="virtual-spacer">
+            <td colSpan={COLUMNS.length} style={{ height: bottom, padding: 0 }} />
+          </tr>
+        )}
+      </>
+    );
   }
 
   return (
@@ -65,6 +143,7 @@ export function ChecksTable({ groups, groupBy, loading, sortBy, sortDesc, onSort
           className="w-full min-w-[720px] table-fixed border-collapse"
           aria-label="Health checks"
           aria-busy={loading || undefined}
+          aria-rowcount={virtual ? rows.length + 1 : undefined}
         >
           <thead className="bg-surface-muted/95">
             <tr className="border-b border-border">
@@ -105,7 +184,7 @@ export function ChecksTable({ groups, groupBy, loading, sortBy, sortDesc, onSort
               })}
             </tr>
           </thead>
-          <tbody>
+          <tbody ref={bodyRef}>
             {skeleton &&
               Array.from({ length: 6 }, (_, i) => (
                 <tr key={i} className="border-b border-border last:border-b-0" data-testid="table-skeleton">
@@ -123,7 +202,7 @@ export function ChecksTable({ groups, groupBy, loading, sortBy, sortDesc, onSort
                 </td>
               </tr>
             )}
-            {rows}
+            {body}
           </tbody>
         </table>
       </div>
@@ -131,7 +210,19 @@ export function ChecksTable({ groups, groupBy, loading, sortBy, sortDesc, onSort
   );
 }
 
-function GroupRow({ group, open, onToggle }: { group: CheckGroup; open: boolean; onToggle(): void }) {
+interface VirtualRowProps {
+  /** The row's index when the table is virtualized (measured by the virtualizer). */
+  index?: number;
+  measure?: (el: HTMLTableRowElement | null) => void;
+}
+
+function GroupRow({
+  group,
+  open,
+  onToggle,
+  index,
+  measure,
+}: { group: CheckGroup; open: boolean; onToggle(): void } & VirtualRowProps) {
   const latest = group.checks.reduce<string | null>(
     (m, c) => (c.last_transition_time && (!m || c.last_transition_time > m) ? c.last_transition_time : m),
     null,
@@ -142,6 +233,9 @@ function GroupRow({ group, open, onToggle }: { group: CheckGroup; open: boolean;
   }, null);
   return (
     <tr
+      ref={measure}
+      data-index={index}
+      aria-rowindex={index === undefined ? undefined : index + 2}
       className="cursor-pointer border-b border-border bg-surface-muted/40 hover:bg-surface-hover"
       onClick={onToggle}
       data-testid="group-row"
@@ -192,10 +286,19 @@ function GroupRow({ group, open, onToggle }: { group: CheckGroup; open: boolean;
   );
 }
 
-function CheckRow({ check, onOpen, nested }: { check: CheckSummary; onOpen(c: CheckSummary): void; nested?: boolean }) {
+function CheckRow({
+  check,
+  onOpen,
+  nested,
+  index,
+  measure,
+}: { check: CheckSummary; onOpen(c: CheckSummary): void; nested?: boolean } & VirtualRowProps) {
   const subtitle = check.description || check.endpoint;
   return (
     <tr
+      ref={measure}
+      data-index={index}
+      aria-rowindex={index === undefined ? undefined : index + 2}
       tabIndex={0}
       data-testid="check-row"
       data-check-id={check.id}

@@ -1,10 +1,11 @@
 // The check drawer (spec/1 §2 "Check drawer"), full size, opened by ?checkId=: header (icon, name,
 // namespace, endpoint, agent badge), metrics for the chosen time range (uptime, latency
 // percentiles, severity, last run, transition, next run), the Health Overview chart, tabs History
-// / Graph (short screens only) / Spec / Relationships, and the footer actions: Edit, Run Now
-// (admin, editor, responder, commander) and Playbooks (not available yet: shown disabled).
+// / Graph (short screens only) / Spec / Relationships, and the footer actions: Edit and Run Now
+// (admin, editor, responder, commander). The spec's Playbooks menu is left out on purpose: there is
+// no playbooks engine yet, and a menu that cannot run anything would only pretend.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Clock3, ExternalLink, GitFork, Pencil, Play, SearchX, Workflow } from 'lucide-react';
+import { Clock3, ExternalLink, Pencil, Play, SearchX } from 'lucide-react';
 import { lazy, Suspense, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { defaultRangeForLastRun, formatPercent, uptimePercent } from '@opsdeck/common/healthChecks';
@@ -17,6 +18,7 @@ import { Button } from '../../../ui/button';
 import { CodeEditor, formatEditorDocument } from '../../../ui/code-editor';
 import { CopyButton } from '../../../ui/copy-button';
 import { EmptyState } from '../../../ui/empty-state';
+import { LinkToIncidentButton } from '../../../ui/link-to-incident';
 import { formatAge, formatDateTime, formatDuration, formatTimeUntil } from '../../../ui/format';
 import { Sheet, SheetContent } from '../../../ui/sheet';
 import { Skeleton } from '../../../ui/skeleton';
@@ -24,13 +26,13 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../ui/tabs';
 import { TimeRangePicker } from '../../../ui/time-range/TimeRangePicker';
 import { resolveRangeOrLog } from '../../../ui/time-range/useTimeRange';
 import { toast } from '../../../ui/toast';
-import { Tooltip } from '../../../ui/tooltip';
 import { CheckHealthCell } from '../components/CheckCells';
 import { CheckIcon } from '../components/CheckIcon';
 import { healthApi } from '../healthApi';
 import { healthKeys } from '../keys';
 import { LOCAL_AGENT_ID, type CheckRow, type CheckSummary } from '../types';
 import { CheckHistory } from './CheckHistory';
+import { RelationshipsTab, useCheckRelationships } from './CheckRelationships';
 
 const HealthOverviewChart = lazy(() => import('./HealthOverviewChart'));
 
@@ -38,9 +40,6 @@ const HealthOverviewChart = lazy(() => import('./HealthOverviewChart'));
 const SHORT_SCREEN = '(max-height: 760px)';
 const CHART_BUCKETS = 60;
 const LAST_HOUR = relativePreset('1h');
-
-export const PLAYBOOKS_UNAVAILABLE = 'Playbooks are not available yet';
-export const NO_RELATIONSHIPS = 'No related components or configs';
 
 function useMediaQuery(query: string): boolean {
   return useSyncExternalStore(
@@ -122,7 +121,7 @@ export default function CheckDrawer({
       <SheetContent
         title={check?.name ?? 'Health check'}
         header={check ? <DrawerHeader check={check} /> : <Skeleton className="h-10 w-80" />}
-        footer={check ? <DrawerFooter check={check} /> : undefined}
+        footer={check ? <DrawerFooter check={check} range={initialRange} /> : undefined}
       >
         {check ? (
           <DrawerBody key={check.id} check={check} initialRange={initialRange} />
@@ -265,6 +264,7 @@ function DrawerBody({ check, initialRange }: { check: DrawerCheck; initialRange?
     </div>
   );
 
+  const relationships = useCheckRelationships(check.id);
   const specYaml = useMemo(() => formatEditorDocument(check.spec ?? {}, 'yaml'), [check.spec]);
 
   return (
@@ -340,7 +340,12 @@ function DrawerBody({ check, initialRange }: { check: DrawerCheck; initialRange?
           <TabsTrigger value="relationships">
             <span className="inline-flex items-center gap-1.5">
               Relationships
-              <span className="rounded-full bg-surface-muted px-1.5 text-[11px] tabular-nums text-muted">0</span>
+              <span
+                className="rounded-full bg-surface-muted px-1.5 text-[11px] tabular-nums text-muted"
+                data-testid="relationships-count"
+              >
+                {relationships.count ?? '…'}
+              </span>
             </span>
           </TabsTrigger>
         </TabsList>
@@ -356,24 +361,17 @@ function DrawerBody({ check, initialRange }: { check: DrawerCheck; initialRange?
           <CodeEditor language="yaml" value={specYaml} readOnly minHeight="200px" ariaLabel="Check spec" />
         </TabsContent>
         <TabsContent value="relationships" className="pt-4">
-          <div className="rounded-lg border border-border bg-surface shadow-card">
-            <EmptyState
-              icon={GitFork}
-              title={NO_RELATIONSHIPS}
-              description="Components and configuration items linked to this check will be listed here once the topology and catalog are set up."
-            />
-          </div>
+          <RelationshipsTab relationships={relationships} />
         </TabsContent>
       </Tabs>
     </div>
   );
 }
 
-function DrawerFooter({ check }: { check: DrawerCheck }) {
+function DrawerFooter({ check, range }: { check: DrawerCheck; range?: string }) {
   const session = useSession();
   const queryClient = useQueryClient();
   const canEdit = useCan('canaries', 'write');
-  const canPlaybooks = useCan('playbook_runs', 'write');
   const run = useMutation({
     mutationFn: () => healthApi.runNow(check.id),
     onSuccess: (r) => {
@@ -393,16 +391,19 @@ function DrawerFooter({ check }: { check: DrawerCheck }) {
         </Link>
       </Button>
       <div className="ml-auto flex items-center gap-2">
-        {canPlaybooks && (
-          <Tooltip content={PLAYBOOKS_UNAVAILABLE} side="top">
-            {/* A disabled button gets no pointer events; the wrapper keeps the tooltip working. */}
-            <span tabIndex={0} aria-label={`Playbooks: ${PLAYBOOKS_UNAVAILABLE}`}>
-              <Button variant="outline" size="sm" disabled aria-hidden tabIndex={-1}>
-                <Workflow className="size-3.5" aria-hidden /> Playbooks
-              </Button>
-            </span>
-          </Tooltip>
-        )}
+        {/* Playbooks menu (spec/1 §2, write on playbook_runs): left out until a playbooks engine exists. */}
+        <LinkToIncidentButton
+          evidence={{
+            type: 'check',
+            description: check.name,
+            check_id: check.id,
+            evidence: {
+              check_id: check.id,
+              includeMessages: true,
+              start: range ?? defaultRangeForLastRun(check.lastRuntime, new Date()),
+            },
+          }}
+        />
         {canRunChecks(session.roles) && (
           <Button size="sm" loading={run.isPending} onClick={() => run.mutate()}>
             {!run.isPending && <Play className="size-3.5" aria-hidden />}

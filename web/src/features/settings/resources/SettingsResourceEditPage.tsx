@@ -187,7 +187,7 @@ function SpecEditor({ kind, row }: { kind: SettingsResourceKind; row?: SettingsR
   const editable = canWrite && isLocallyEditable(row);
   const schema = RESOURCE_SCHEMAS[kind.table];
   const has = (f: string) => (kind.fields as readonly string[]).includes(f);
-  const store = storeFor(kind);
+  const store = useMemo(() => storeFor(kind), [kind]);
 
   const [doc, setDoc] = useState<ResourceDocument>(() => store.initial(row));
   const [mode, setMode] = useState<'form' | 'code'>('form');
@@ -251,8 +251,9 @@ function SpecEditor({ kind, row }: { kind: SettingsResourceKind; row?: SettingsR
       setServerProblems([]);
       toast.success(`${saved.name} ${saved.created ? 'created' : 'updated'} successfully`);
       void queryClient.invalidateQueries({ queryKey: settingsKeys.resources(kind.table) });
-      if (kind.store === 'canary') void queryClient.invalidateQueries({ queryKey: healthKeys.all });
+      if (kind.specForm === 'canary') void queryClient.invalidateQueries({ queryKey: healthKeys.all });
       if (saved.id && saved.id !== row?.id) navigate(`/settings/${kind.table}/${saved.id}`, { replace: true });
+      else if (!saved.created && kind.returnTo) navigate(kind.returnTo);
     },
     onError: (e) => {
       const located = store.problemsOf(e);
@@ -266,7 +267,7 @@ function SpecEditor({ kind, row }: { kind: SettingsResourceKind; row?: SettingsR
     onSuccess: () => {
       toast.success(`${row!.name} deleted successfully`);
       void queryClient.invalidateQueries({ queryKey: settingsKeys.resources(kind.table) });
-      navigate(`/settings/${kind.table}`, { replace: true });
+      navigate(kind.returnTo ?? `/settings/${kind.table}`, { replace: true });
     },
     onError: (e) => toast.error(errorMessage(e)),
   });
@@ -408,7 +409,7 @@ function SpecEditor({ kind, row }: { kind: SettingsResourceKind; row?: SettingsR
               </Field>
             )}
           </div>
-          {kind.store === 'canary' && (
+          {kind.specForm === 'canary' && (
             <HttpChecksForm
               // Edits in the spec editor (or the Code tab) start the forms over from the new spec.
               key={specRevision}

@@ -1,16 +1,17 @@
 // How the edit page reads and saves the documents of a kind: 'rows' through /api/db (the form's
-// document is the row's editable part), 'canary' through /api/canary (the Code tab shows the whole
-// Canary resource, and the server's line/column problems come back for the editor).
+// document is the row's editable part), or applied through the kind's service API (/api/canary,
+// /api/topology...: the Code tab shows the whole resource, and the server's line/column problems
+// come back for the editor).
 import { formatEditorDocument, type DocumentLanguage, type DocumentProblem } from '../../../ui/code-editor';
 import {
-  canaryDocumentFromResource,
-  canaryDocumentOf,
-  canaryProblemsOf,
-  canaryResourceOf,
-  canaryStore,
-  emptyCanaryDocument,
-} from './canaryStore';
-import type { SettingsResourceKind } from './kinds';
+  appliedProblemsOf,
+  appliedResourceApi,
+  documentFromResource,
+  documentOfStored,
+  emptyAppliedDocument,
+  resourceOf,
+} from './appliedResourceStore';
+import type { AppliedResourceApi, SettingsResourceKind } from './kinds';
 import {
   documentOf,
   emptyDocument,
@@ -63,19 +64,22 @@ function rowsStore(kind: SettingsResourceKind): ResourceStore {
   };
 }
 
-const canaryResourceStore: ResourceStore = {
-  initial: (row) => (row ? canaryDocumentOf(row) : emptyCanaryDocument()),
-  toCode: canaryResourceOf,
-  fromCode: canaryDocumentFromResource,
-  async save({ doc, text, language }) {
-    const body = text ?? formatEditorDocument(canaryResourceOf(doc), 'yaml');
-    const applied = await canaryStore.apply(body, text ? language : 'yaml');
-    return { id: applied.id, name: applied.name, created: applied.created };
-  },
-  remove: (row) => canaryStore.remove(row.id),
-  problemsOf: canaryProblemsOf,
-};
+function appliedStore(api: AppliedResourceApi): ResourceStore {
+  return {
+    initial: (row) => (row ? documentOfStored(api, row) : emptyAppliedDocument(api)),
+    toCode: (doc) => resourceOf(api, doc),
+    fromCode: documentFromResource,
+    async save({ doc, text, language }) {
+      // The Code tab's text is sent as written, so the server's lines and columns match it.
+      const body = text ?? formatEditorDocument(resourceOf(api, doc), 'yaml');
+      const applied = await appliedResourceApi.apply(api, body, text ? language : 'yaml');
+      return { id: applied.id, name: applied.name, created: applied.created };
+    },
+    remove: (row) => appliedResourceApi.remove(api, row.id),
+    problemsOf: appliedProblemsOf,
+  };
+}
 
 export function storeFor(kind: SettingsResourceKind): ResourceStore {
-  return kind.store === 'canary' ? canaryResourceStore : rowsStore(kind);
+  return kind.store && kind.store !== 'rows' ? appliedStore(kind.store) : rowsStore(kind);
 }

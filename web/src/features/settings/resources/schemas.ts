@@ -1,10 +1,82 @@
 // JSON Schemas of the settings resource documents, checked by the code editor and before saving.
-import type { JsonSchema } from '@opsdeck/common/jsonSchema';
+import type { JsonSchema, JsonSchemaObject } from '@opsdeck/common/jsonSchema';
 import { canaryResourceJsonSchema } from '@opsdeck/common/specs/canary';
 import { teamResourceJsonSchema } from '@opsdeck/common/specs/teams';
 
-/** Keyed by table; for canaries the schema is of the whole Canary resource the Code tab shows. */
+/**
+ * The outline of a Topology resource; the server checks the rest (lookups, inline canaries,
+ * selectors) and answers with the line and column of each problem.
+ */
+const componentSchema: JsonSchemaObject = {
+  type: 'object',
+  properties: {
+    name: { type: ['string', 'number'] },
+    type: { type: 'string' },
+    icon: { type: 'string' },
+    labels: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] } },
+    properties: { type: 'array', items: { type: 'object' } },
+    checks: { type: 'array', items: { type: 'object' } },
+    configs: { type: 'array', items: { type: 'object' } },
+    components: { type: 'array', items: { type: 'object' } },
+    lookup: { type: 'object' },
+    forEach: { type: 'object' },
+  },
+};
+
+export const topologyResourceJsonSchema: JsonSchema = {
+  type: 'object',
+  required: ['apiVersion', 'kind', 'metadata', 'spec'],
+  properties: {
+    apiVersion: { const: 'canaries.flanksource.com/v1' },
+    kind: { const: 'Topology' },
+    metadata: {
+      type: 'object',
+      required: ['name'],
+      properties: {
+        name: { type: 'string', minLength: 1 },
+        namespace: { type: 'string' },
+        labels: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] } },
+      },
+    },
+    spec: {
+      type: 'object',
+      properties: {
+        ...componentSchema.properties,
+        schedule: { type: 'string' },
+        components: { type: 'array', items: componentSchema },
+      },
+    },
+  },
+};
+
+/** The outline of a ScrapeConfig; the server checks each scraper type and answers with line and column. */
+export const scrapeConfigResourceJsonSchema: JsonSchema = {
+  type: 'object',
+  required: ['apiVersion', 'kind', 'metadata', 'spec'],
+  properties: {
+    apiVersion: { const: 'configs.flanksource.com/v1' },
+    kind: { const: 'ScrapeConfig' },
+    metadata: topologyResourceJsonSchema.type === 'object' ? (topologyResourceJsonSchema.properties!.metadata as JsonSchema) : {},
+    spec: {
+      type: 'object',
+      properties: {
+        schedule: { type: 'string' },
+        full: { type: 'boolean' },
+        retention: { type: 'object' },
+        file: { type: 'array', items: { type: 'object' } },
+        http: { type: 'array', items: { type: 'object' } },
+        sql: { type: 'array', items: { type: 'object' } },
+        exec: { type: 'array', items: { type: 'object' } },
+        kubernetes: { type: 'array', items: { type: 'object' } },
+      },
+    },
+  },
+};
+
+/** Keyed by table; for applied resources the schema is of the whole resource the Code tab shows. */
 export const RESOURCE_SCHEMAS: Record<string, JsonSchema> = {
   teams: teamResourceJsonSchema as JsonSchema,
   canaries: canaryResourceJsonSchema,
+  topologies: topologyResourceJsonSchema,
+  config_scrapers: scrapeConfigResourceJsonSchema,
 };

@@ -1,0 +1,230 @@
+// The catalog engine: claims due ScrapeConfigs from the database (leases, so replicas share the work
+// and none runs twice), runs each one's scrapers, turns what they read into items, writes them with
+// change detection and insights, links topology selectors to the new items, and records every run
+// in job_history.
+import os from 'node:os';
+import type { Database } from '../db/database.js';
+import { connectionResolver, resolveEnvValue } from '../health/runner.js';
+import { ResourceErrors } from '../resources/yaml.js';
+import { extractItems, type ScrapedItem } from './extract.js';
+import { resolveComponentLinks, saveScrape } from './save.js';
+import { parseStoredScrapeConfig } from './scrapeConfig.js';
+import type { ScrapeContext, Scraper } from './scraper.js';
+import {
+  claimDue,
+  finishRun,
+  recordJob,
+  runStatus,
+  tryLease,
+  type ScrapeRunSummary,
+  type ScraperRow,
+} from './store.js';
+
+export interface CatalogEngineOptions {
+  /** How often to look for due scrapers. */
+  pollMs?: number;
+  /** Scrapers run at the same time by this replica. */
+  maxConcurrent?: number;
+  /** How long a claimed scraper stays with this replica before another may take it. */
+  leaseMs?: number;
+  /** The longest a whole run may read its sources. */
+  runTimeoutMs?: number;
+}
+
+export interface ScrapeRunResult {
+  scraperId: string;
+  status: 'SUCCESS' | 'WARNING' | 'FAILED';
+  items: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  deleted: number;
+  changes: number;
+  insights: number;
+  errors: string[];
+  durationMs: number;
+}
+
+export class CatalogEngine {
+  readonly owner = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  private timer: NodeJS.Timeout | undefined;
+  private inFlight = new Set<Promise<unknown>>();
+  private stopping = false;
+  private readonly pollMs: number;
+  private readonly maxConcurrent: number;
+  private readonly leaseMs: number;
+  private readonly runTimeoutMs: number;
+
+  constructor(
+    private readonly db: Database,
+    readonly scrapers: ReadonlyMap<string, Scraper>,
+    options: CatalogEngineOptions = {},
+  ) {
+    this.pollMs = options.pollMs ?? 5_000;
+    this.maxConcurrent = options.maxConcurrent ?? 2;
+    this.leaseMs = options.leaseMs ?? 30 * 60_000;
+    this.runTimeoutMs = options.runTimeoutMs ?? 10 * 60_000;
+  }
+
+  start(): void {
+    this.stopping = false;
+    const loop = async () => {
+      if (this.stopping) return;
+      try {
+        await this.tick();
+      } catch (e) {
+        console.error('catalog scheduler:', (e as Error).message);
+      }
+      if (!this.stopping) this.timer = setTimeout(loop, this.pollMs);
+    };
+    const begin = async () => {
+      // One process owns the embedded database: leases left by a previous run are stale.
+      if (this.db.kind === 'pglite') {
+        await this.db
+          .query('UPDATE config_scrapers SET lease_until = NULL, lease_owner = NULL WHERE lease_until IS NOT NULL')
+          .catch((e: unknown) => console.error('catalog scheduler:', (e as Error).message));
+      }
+      await loop();
+    };
+    this.timer = setTimeout(() => void begin(), 0);
+  }
+
+  /** Stops claiming work and waits for the runs under way to finish and record. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.timer);
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Claims what is due (up to the free capacity) and starts it; returns how many were started. */
+  async tick(): Promise<number> {
+    const free = this.maxConcurrent - this.inFlight.size;
+    if (free <= 0) return 0;
+    const due = await claimDue(this.db, this.owner, free, this.leaseMs);
+    for (const s of due) {
+      const run = this.run(s, true)
+        .catch((e: unknown) => console.error(`scraper ${s.namespace}/${s.name}:`, (e as Error).message))
+        .finally(() => this.inFlight.delete(run));
+      this.inFlight.add(run);
+    }
+    return due.length;
+  }
+
+  /** Runs a scraper now (Run Now); refused while a run of it is under way. */
+  async runNow(id: string): Promise<ScrapeRunResult | 'busy' | 'not-found'> {
+    const leased = await tryLease(this.db, id, this.owner, this.leaseMs);
+    if (typeof leased === 'string') return leased;
+    return this.run(leased, false);
+  }
+
+  /** One run of a scraper already leased by this replica: read, extract, save, record. */
+  async run(s: ScraperRow, scheduled: boolean): Promise<ScrapeRunResult> {
+    const startedAt = new Date();
+    const summary: ScrapeRunSummary = {
+      scraperId: s.id,
+      name: `${s.namespace}/${s.name}`,
+      startedAt,
+      finishedAt: startedAt,
+      failed: false,
+      items: 0,
+      created: 0,
+      updated: 0,
+      unchanged: 0,
+      deleted: 0,
+      changes: 0,
+      insights: 0,
+      errors: [],
+    };
+    const controller = new AbortController();
+    const timer = setTimeout(
+      () => controller.abort(new Error(`the run took longer than ${this.runTimeoutMs} ms`)),
+      this.runTimeoutMs,
+    );
+    try {
+      const def = parseStoredScrapeConfig(s.spec, this.scrapers);
+      const ctx: ScrapeContext = {
+        scraper: { id: s.id, name: s.name, namespace: s.namespace },
+        canary: { id: s.id, name: s.name, namespace: s.namespace, labels: def.labels },
+        signal: controller.signal,
+        timeoutMs: this.runTimeoutMs,
+        connection: connectionResolver(this.db),
+        resolve: resolveEnvValue,
+        warn: (message) => warnings.push(message),
+      };
+      const items: ScrapedItem[] = [];
+      const warnings: string[] = [];
+      let complete = true;
+      for (const entry of def.scrapers) {
+        const where = `${entry.type}[${entry.index}]`;
+        try {
+          warnings.length = 0;
+          const docs = await this.scrapers.get(entry.type)!.scrape(entry.spec, ctx);
+          if (warnings.length) {
+            // Part of the source could not be read: its items must not be taken for deleted.
+            complete = false;
+            summary.errors.push(...warnings.map((w) => `${where}: ${w}`));
+          }
+          const extracted = await extractItems(entry.spec, docs, where);
+          items.push(...extracted.items);
+          if (extracted.errors.length) {
+            complete = false;
+            summary.errors.push(...extracted.errors);
+          }
+        } catch (e) {
+          complete = false;
+          summary.errors.push(`${where}: ${(e as Error).message}`);
+        }
+      }
+      // Nothing read and only errors: the sources are down, not empty — keep the items as they are.
+      if (items.length === 0 && !complete) {
+        summary.failed = true;
+      } else {
+        const saved = await saveScrape(this.db, items, {
+          scraperId: s.id,
+          complete,
+          staleItemAgeMs: def.staleItemAgeMs,
+          changeWindowMs: def.changeWindowMs,
+          changeRetention: def.changeRetention,
+          severityRules: def.severityRules,
+          analysisRules: def.analysisRules,
+        });
+        Object.assign(summary, {
+          items: saved.items,
+          created: saved.created,
+          updated: saved.updated,
+          unchanged: saved.unchanged,
+          deleted: saved.deleted,
+          changes: saved.changes,
+          insights: saved.insights,
+        });
+        summary.errors.push(...saved.errors);
+        await resolveComponentLinks(this.db).catch((e: unknown) =>
+          summary.errors.push(`linking topology components: ${(e as Error).message}`),
+        );
+      }
+    } catch (e) {
+      summary.failed = true;
+      summary.errors.push(
+        e instanceof ResourceErrors ? `the stored spec is not valid: ${e.message}` : (e as Error).message,
+      );
+    } finally {
+      clearTimeout(timer);
+      summary.finishedAt = new Date();
+      await finishRun(this.db, s, this.owner, startedAt, scheduled);
+      await recordJob(this.db, summary, os.hostname());
+    }
+    return {
+      scraperId: s.id,
+      status: runStatus(summary),
+      items: summary.items,
+      created: summary.created,
+      updated: summary.updated,
+      unchanged: summary.unchanged,
+      deleted: summary.deleted,
+      changes: summary.changes,
+      insights: summary.insights,
+      errors: summary.errors,
+      durationMs: summary.finishedAt.getTime() - startedAt.getTime(),
+    };
+  }
+}

@@ -1,0 +1,235 @@
+// The ScrapeConfig resource (configs.flanksource.com/v1): validated as users write it, with line and
+// column for every problem, unknown fields kept, unsupported scraper types refused by name.
+//
+// Spec fields besides the scraper lists (see README.md in this folder):
+//   schedule            @every <duration> or cron; default @every 60m
+//   full                kept as written
+//   retention           staleItemAge (default 0: an item missing from a complete scrape is deleted
+//                       at once), changes [{name, age, count}] (applied after each run),
+//                       types [{name, createdAge, ...}] (kept, not applied yet)
+//   changes             window (repeat window for fingerprints, default 1h),
+//                       severity [{expr (CEL over change, config, previous), severity}]
+//   analysis.rules      [{name, type?, expr (CEL, true = finding), severity, analysis_type, message}]
+import { z } from 'zod';
+import { parseDuration } from '../health/checkers/duration.js';
+import { parseSchedule } from '../health/schedule.js';
+import {
+  formatPath,
+  ResourceError,
+  ResourceErrors,
+  validate,
+  type Path,
+  type ResourceDocument,
+} from '../resources/yaml.js';
+import { compileCel } from '../expr/index.js';
+import type { BaseScraperSpec, Scraper } from './scraper.js';
+
+export const SCRAPE_CONFIG_API_VERSION = 'configs.flanksource.com/v1';
+export const DEFAULT_SCRAPE_SCHEDULE = '@every 60m';
+export const DEFAULT_CHANGE_WINDOW_MS = 3_600_000;
+export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
+
+/** Spec fields that are not scraper lists. */
+const SPEC_FIELDS = new Set(['schedule', 'full', 'retention', 'changes', 'analysis', 'labels', 'interval']);
+
+const labelsSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String));
+const duration = z.union([
+  z.number().nonnegative(),
+  z.string().refine(
+    (s) => {
+      try {
+        parseDuration(s);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { message: 'not a duration (examples: 0s, 30m, 1h, 7d)' },
+  ),
+]);
+const severity = z.enum(SEVERITIES, { error: `severity must be one of ${SEVERITIES.join(', ')}` });
+
+const ruleSchema = z.looseObject({
+  name: z.string({ error: 'name is required' }).min(1, 'name is required'),
+  type: z.string().optional(),
+  expr: z.string({ error: 'expr is required (CEL over config and item, true when the insight applies)' }),
+  severity: severity.optional(),
+  analysis_type: z.string().optional(),
+  message: z.string().optional(),
+});
+
+const resourceSchema = z.looseObject({
+  apiVersion: z.literal(SCRAPE_CONFIG_API_VERSION, { error: `apiVersion must be ${SCRAPE_CONFIG_API_VERSION}` }),
+  kind: z.literal('ScrapeConfig', { error: 'kind must be ScrapeConfig' }),
+  metadata: z.looseObject({
+    name: z
+      .string({ error: 'metadata.name is required' })
+      .min(1, 'metadata.name is required')
+      .max(253)
+      .regex(
+        /^[a-z0-9]([-a-z0-9_.]*[a-z0-9])?$/i,
+        'use letters, digits, "-", "_" and "." (starting and ending with a letter or digit)',
+      ),
+    namespace: z.string().min(1).max(253).optional(),
+    labels: labelsSchema.optional(),
+  }),
+  spec: z.looseObject({
+    schedule: z.string().optional(),
+    full: z.boolean().optional(),
+    retention: z
+      .looseObject({
+        staleItemAge: duration.optional(),
+        changes: z
+          .array(z.looseObject({ name: z.string(), age: duration.optional(), count: z.number().int().optional() }))
+          .optional(),
+        types: z.array(z.looseObject({ name: z.string() })).optional(),
+      })
+      .optional(),
+    changes: z
+      .looseObject({
+        window: duration.optional(),
+        severity: z.array(z.looseObject({ expr: z.string({ error: 'expr is required' }), severity })).optional(),
+      })
+      .optional(),
+    analysis: z.looseObject({ rules: z.array(ruleSchema).optional() }).optional(),
+  }),
+});
+
+export type AnalysisRule = z.infer<typeof ruleSchema>;
+
+export interface ScraperEntry {
+  type: string;
+  index: number;
+  spec: BaseScraperSpec;
+}
+
+export interface ScrapeConfigDefinition {
+  name: string;
+  namespace: string;
+  labels: Record<string, string>;
+  schedule: string;
+  /** The whole resource as written (kept for reading back as YAML). */
+  resource: Record<string, unknown>;
+  scrapers: ScraperEntry[];
+  staleItemAgeMs: number;
+  changeWindowMs: number;
+  /** retention.changes: per change type, drop rows older than ageMs and beyond the newest `count` per item. */
+  changeRetention: { changeType: string; ageMs?: number; count?: number }[];
+  severityRules: { expr: string; severity: string }[];
+  analysisRules: AnalysisRule[];
+}
+
+const toMs = (v: string | number | undefined, fallback: number) =>
+  v === undefined ? fallback : typeof v === 'number' ? v * 1000 : parseDuration(v);
+
+export function parseScrapeConfig(
+  doc: ResourceDocument,
+  scrapers: ReadonlyMap<string, Scraper>,
+): ScrapeConfigDefinition {
+  const resource = validate(doc, resourceSchema);
+  const spec = resource.spec as Record<string, unknown>;
+  const errors: ResourceError[] = [];
+  const error = (path: Path, message: string) => {
+    const where = formatPath(path);
+    errors.push(new ResourceError(`${where}: ${message}`, doc.locate(path), where));
+  };
+  let schedule = DEFAULT_SCRAPE_SCHEDULE;
+  try {
+    schedule = parseSchedule(resource.spec.schedule ?? DEFAULT_SCRAPE_SCHEDULE, undefined).text;
+  } catch (e) {
+    error(['spec', 'schedule'], (e as Error).message);
+  }
+  const supported = [...scrapers.keys()].sort().join(', ');
+  const entries: ScraperEntry[] = [];
+  for (const [key, value] of Object.entries(spec)) {
+    if (SPEC_FIELDS.has(key)) continue;
+    const scraper = scrapers.get(key);
+    if (!scraper) {
+      // Lists are scraper sections of other types; anything else is an unknown field, kept.
+      if (Array.isArray(value))
+        error(['spec', key], `scraper type "${key}" is not supported (supported: ${supported})`);
+      continue;
+    }
+    if (!Array.isArray(value)) {
+      error(['spec', key], `${key} must be a list of ${key} scrapers`);
+      continue;
+    }
+    value.forEach((entry, index) => {
+      const path = ['spec', key, index];
+      try {
+        const parsed = validate({ data: entry, locate: doc.locate }, scraper.schema, path) as BaseScraperSpec;
+        checkScripts(parsed, path, error);
+        entries.push({ type: key, index, spec: parsed });
+      } catch (e) {
+        if (e instanceof ResourceErrors) errors.push(...e.errors);
+        else throw e;
+      }
+    });
+  }
+  const rules = resource.spec.analysis?.rules ?? [];
+  rules.forEach((rule, i) => {
+    const problem = celProblem(rule.expr);
+    if (problem) error(['spec', 'analysis', 'rules', i, 'expr'], problem);
+  });
+  const severityRules = resource.spec.changes?.severity ?? [];
+  severityRules.forEach((rule, i) => {
+    const problem = celProblem(rule.expr);
+    if (problem) error(['spec', 'changes', 'severity', i, 'expr'], problem);
+  });
+  if (entries.length === 0 && errors.length === 0)
+    error(['spec'], `a ScrapeConfig needs at least one scraper (supported types: ${supported})`);
+  if (errors.length) throw new ResourceErrors(errors.slice(0, 50));
+  return {
+    name: resource.metadata.name,
+    namespace: resource.metadata.namespace ?? 'default',
+    labels: resource.metadata.labels ?? {},
+    schedule,
+    resource: doc.data as Record<string, unknown>,
+    scrapers: entries,
+    staleItemAgeMs: toMs(resource.spec.retention?.staleItemAge, 0),
+    changeWindowMs: toMs(resource.spec.changes?.window, DEFAULT_CHANGE_WINDOW_MS),
+    changeRetention: (resource.spec.retention?.changes ?? []).map((r) => ({
+      changeType: r.name,
+      ageMs: r.age === undefined ? undefined : toMs(r.age, 0),
+      count: r.count,
+    })),
+    severityRules,
+    analysisRules: rules,
+  };
+}
+
+function celProblem(expr: string): string | undefined {
+  try {
+    compileCel(expr);
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+/** CEL in transforms and relationship filters is compiled at apply time, so a typo fails there. */
+function checkScripts(spec: BaseScraperSpec, path: Path, error: (p: Path, m: string) => void) {
+  const t = spec.transform;
+  if (!t) return;
+  const expr = t.script?.expr ?? t.expr;
+  if (expr) {
+    const problem = celProblem(expr);
+    if (problem) error([...path, 'transform', ...(t.script?.expr ? ['script'] : []), 'expr'], problem);
+  }
+  t.mask?.forEach((m, i) => {
+    const problem = m.selector ? celProblem(m.selector) : undefined;
+    if (problem) error([...path, 'transform', 'mask', i, 'selector'], problem);
+  });
+  t.relationship?.forEach((r, i) => {
+    const problem = r.filter ? celProblem(r.filter) : undefined;
+    if (problem) error([...path, 'transform', 'relationship', i, 'filter'], problem);
+  });
+}
+
+/** Parses a stored resource (no positions: it was valid when applied). */
+export function parseStoredScrapeConfig(
+  resource: Record<string, unknown>,
+  scrapers: ReadonlyMap<string, Scraper>,
+): ScrapeConfigDefinition {
+  return parseScrapeConfig({ data: resource, locate: () => undefined }, scrapers);
+}

@@ -1,0 +1,85 @@
+// The incidents engine: every interval (15 s by default) one replica takes a short lease in
+// incident_engine_leases and runs the incident rules (open / auto-resolve incidents from
+// component health), then the definition-of-done scripts. The lease keeps two replicas from
+// opening the same incident twice; a replica that dies lets the lease expire.
+import os from 'node:os';
+import type { Database } from '../db/database.js';
+import { evaluateDefinitionsOfDone, type DodPassResult } from './dod.js';
+import { evaluateIncidentRules, type RulePassResult } from './rules.js';
+
+export interface IncidentEngineOptions {
+  /** How often a pass runs. */
+  intervalMs?: number;
+  /** How long a pass may hold the lease before another replica may take it. */
+  leaseMs?: number;
+}
+
+export interface IncidentPass {
+  leased: boolean;
+  rules?: RulePassResult;
+  dod?: DodPassResult;
+}
+
+const LEASE = 'incidents';
+
+export class IncidentEngine {
+  readonly owner = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  private stopping = false;
+  readonly intervalMs: number;
+  private readonly leaseMs: number;
+
+  constructor(
+    private readonly db: Database,
+    options: IncidentEngineOptions = {},
+  ) {
+    this.intervalMs = options.intervalMs ?? 15_000;
+    this.leaseMs = options.leaseMs ?? 5 * 60_000;
+  }
+
+  start(): void {
+    this.stopping = false;
+    const loop = async () => {
+      if (this.stopping) return;
+      const pass = this.tick().catch((e: unknown) => console.error('incidents engine:', (e as Error).message));
+      this.running = pass;
+      await pass;
+      this.running = undefined;
+      if (!this.stopping) this.timer = setTimeout(() => void loop(), this.intervalMs);
+    };
+    this.timer = setTimeout(() => void loop(), this.intervalMs);
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** One pass now, if this replica gets the lease. */
+  async tick(): Promise<IncidentPass> {
+    const { rows } = await this.db.query(
+      `INSERT INTO incident_engine_leases (name, owner, lease_until) VALUES ($1, $2, now() + $3 * interval '1 millisecond')
+       ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, lease_until = EXCLUDED.lease_until
+       WHERE incident_engine_leases.lease_until IS NULL OR incident_engine_leases.lease_until < now()
+          OR incident_engine_leases.owner = EXCLUDED.owner
+       RETURNING owner`,
+      [LEASE, this.owner, this.leaseMs],
+    );
+    if (!rows[0]) return { leased: false };
+    try {
+      const rules = await evaluateIncidentRules(this.db);
+      for (const e of rules.errors) console.error(e);
+      const dod = await evaluateDefinitionsOfDone(this.db);
+      return { leased: true, rules, dod };
+    } finally {
+      await this.db
+        .query('UPDATE incident_engine_leases SET lease_until = NULL WHERE name = $1 AND owner = $2', [
+          LEASE,
+          this.owner,
+        ])
+        .catch(() => undefined);
+    }
+  }
+}

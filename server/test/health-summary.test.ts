@@ -1,0 +1,189 @@
+// GET /api/canary/api/summary over long ranges: roll-ups before the last roll-up, raw statuses after
+// it, on a real database. Known histories are written straight into check_statuses, rolled up by
+// the engine's own rollupAndPrune, and the summary of 1h (raw), 2d (hourly) and 7d (daily) ranges
+// is compared with what the history says: counts and last pass/fail exact, no run counted twice,
+// runs newer than the last roll-up included, percentiles within the roll-ups' approximation.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOpsdeck, type Opsdeck } from '../src/app.js';
+import { DEFAULT_RETENTION, rollupAndPrune } from '../src/health/rollup.js';
+import { createTestUser, type TestUser } from './helpers/auth.js';
+import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
+
+const CANARY = `apiVersion: canaries.flanksource.com/v1
+kind: Canary
+metadata:
+  name: rollup-summary
+  namespace: team-r
+spec:
+  schedule: "@every 1h"
+  http:
+    - name: steady
+      url: http://127.0.0.1:9/steady
+    - name: flaky
+      url: http://127.0.0.1:9/flaky
+`;
+
+interface Item {
+  id: string;
+  name: string;
+  uptime: { passed: number; failed: number; last_pass: string | null; last_fail: string | null };
+  latency: { p95: number | null; p97: number | null; p99: number | null; rolling1h: number | null };
+}
+
+const HOUR = 3_600_000;
+
+describe.each(databaseKinds())('health summary from roll-ups on %s', (kind) => {
+  let test: TestDatabase;
+  let app: Opsdeck;
+  let viewer: TestUser;
+  let editor: TestUser;
+  const ids: Record<string, string> = {};
+  // Runs written so far, per check: [time ms, status, duration].
+  const runs: Record<string, Array<[number, boolean, number]>> = { steady: [], flaky: [] };
+  const now = Date.now();
+
+  async function write(name: string, items: Array<[number, boolean, number]>) {
+    for (const [t, status, duration] of items) {
+      await test.db.query(`INSERT INTO check_statuses (check_id, time, status, duration) VALUES ($1, $2, $3, $4)`, [
+        ids[name],
+        new Date(t),
+        status,
+        duration,
+      ]);
+      runs[name]!.push([t, status, duration]);
+    }
+  }
+
+  async function summary(start: string): Promise<Record<string, Item>> {
+    const res = await fetch(`${app.url}/api/canary/api/summary?start=${start}`, { headers: viewer.headers });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { checks_summary: Item[] };
+    return Object.fromEntries(body.checks_summary.map((c) => [c.name, c]));
+  }
+
+  /** What the summary must say from the raw history for runs at or after `from`. */
+  function expected(name: string, from: number) {
+    const rs = runs[name]!.filter(([t]) => t >= from);
+    const last = (ok: boolean) => {
+      const ts = rs.filter(([, s]) => s === ok).map(([t]) => t);
+      return ts.length ? new Date(Math.max(...ts)).toISOString() : null;
+    };
+    return {
+      passed: rs.filter(([, s]) => s).length,
+      failed: rs.filter(([, s]) => !s).length,
+      last_pass: last(true),
+      last_fail: last(false),
+    };
+  }
+
+  const iso = (v: string | null) => (v ? new Date(v).toISOString() : null);
+  const floorTo = (t: number, unit: number) => Math.floor(t / unit) * unit;
+
+  beforeAll(async () => {
+    test = await openTestDatabase(kind);
+    app = await startOpsdeck({ database: test.db, port: 0, host: '127.0.0.1', engines: false });
+    viewer = await createTestUser(test.db, 'viewer');
+    editor = await createTestUser(test.db, 'editor');
+    const res = await fetch(`${app.url}/api/canary`, {
+      method: 'POST',
+      headers: { ...editor.headers, 'content-type': 'application/yaml' },
+      body: CANARY,
+    });
+    expect(res.status).toBe(201);
+    const body = (await res.json()) as { applied: Array<{ checks: Array<{ id: string; name: string }> }> };
+    for (const c of body.applied[0]!.checks) ids[c.name] = c.id;
+    // Five days of history, one run every 20 minutes: steady always passes in 100–190 ms; flaky
+    // fails every third run and is slow (1000 ms) when it fails.
+    const steady: Array<[number, boolean, number]> = [];
+    const flaky: Array<[number, boolean, number]> = [];
+    for (let i = 0; i < 5 * 72; i++) {
+      const t = now - 5 * 86_400_000 + i * 20 * 60_000 + 7_000;
+      if (t > now - 2 * 60_000) break;
+      steady.push([t, true, 100 + (i % 10) * 10]);
+      flaky.push([t + 1_000, i % 3 !== 0, i % 3 === 0 ? 1000 : 200]);
+    }
+    await write('steady', steady);
+    await write('flaky', flaky);
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await test?.close();
+  });
+
+  it('counts every run of a long range from raw statuses before the first roll-up', async () => {
+    const s = await summary('7d');
+    for (const name of ['steady', 'flaky']) {
+      const e = expected(name, 0);
+      expect(s[name]!.uptime).toMatchObject({ passed: e.passed, failed: e.failed });
+      expect(iso(s[name]!.uptime.last_pass)).toBe(e.last_pass);
+      expect(iso(s[name]!.uptime.last_fail)).toBe(e.last_fail);
+    }
+  });
+
+  it('reads roll-ups before the last roll-up and raw statuses after it, without counting a run twice', async () => {
+    const r = await rollupAndPrune(test.db, DEFAULT_RETENTION, new Date(now - 6 * 86_400_000));
+    expect(r.ran).toBe(true);
+    const { rows: mark } = await test.db.query<{ rolled_at: Date }>('SELECT rolled_at FROM check_statuses_rollup_mark');
+    expect(mark).toHaveLength(1);
+    const { rows: hourly } = await test.db.query<{ n: number; p95: number | null; last_fail: Date | null }>(
+      `SELECT count(*)::int AS n, max(duration_p95) AS p95, max(last_fail) AS last_fail FROM check_statuses_1h WHERE check_id = $1`,
+      [ids.flaky],
+    );
+    expect(hourly[0]!.n).toBeGreaterThan(100);
+    expect(hourly[0]!.p95).toBe(1000);
+    expect(hourly[0]!.last_fail && new Date(hourly[0]!.last_fail).toISOString()).toBe(expected('flaky', 0).last_fail);
+
+    // Runs after the roll-up: a failure of steady and a pass of flaky.
+    const after = new Date(mark[0]!.rolled_at).getTime();
+    await write('steady', [[after + 200, false, 5000]]);
+    await write('flaky', [[after + 300, true, 150]]);
+    while (Date.now() < after + 1_000) await new Promise((r) => setTimeout(r, 100));
+
+    // 7d: daily roll-ups (the whole first day) + the new raw runs: everything, once.
+    const week = await summary('7d');
+    for (const name of ['steady', 'flaky']) {
+      const e = expected(name, 0);
+      expect(week[name]!.uptime).toMatchObject({ passed: e.passed, failed: e.failed });
+      expect(iso(week[name]!.uptime.last_pass)).toBe(e.last_pass);
+      expect(iso(week[name]!.uptime.last_fail)).toBe(e.last_fail);
+    }
+    // 2d: hourly roll-ups from the start of the hour two days ago.
+    const twoDays = await summary('2d');
+    for (const name of ['steady', 'flaky']) {
+      const e = expected(name, floorTo(Date.now() - 2 * 86_400_000, HOUR));
+      expect(twoDays[name]!.uptime).toMatchObject({ passed: e.passed, failed: e.failed });
+      expect(iso(twoDays[name]!.uptime.last_fail)).toBe(e.last_fail);
+    }
+    // 1h: raw statuses, exact percentiles.
+    const hour = await summary('1h');
+    const e = expected('steady', Date.now() - HOUR);
+    expect(hour.steady!.uptime).toMatchObject({ passed: e.passed, failed: e.failed });
+    expect(hour.steady!.latency.p99).toBe(5000);
+
+    // Percentiles of long ranges: the run-weighted mean of the hourly ones — steady between its
+    // fastest and slowest run, flaky pulled up by its slow failures.
+    expect(week.steady!.latency.p95).toBeGreaterThanOrEqual(100);
+    expect(week.steady!.latency.p95).toBeLessThanOrEqual(300);
+    expect(week.flaky!.latency.p95).toBeGreaterThanOrEqual(900);
+    expect(week.flaky!.latency.rolling1h).not.toBeNull();
+  });
+
+  it('rolls up again from the last roll-up after a pause, so no hour is left out', async () => {
+    // As if the server had been down for a day: the mark is a day old and the last hours unrolled.
+    await test.db.query(`DELETE FROM check_statuses_1h WHERE created_at > now() - interval '20 hours'`);
+    await test.db.query(
+      `DELETE FROM check_statuses_1d WHERE created_at >= date_trunc('day', now() - interval '20 hours')`,
+    );
+    await test.db.query(`UPDATE check_statuses_rollup_mark SET rolled_at = now() - interval '20 hours'`);
+    const before = await summary('7d');
+    expect(before.steady!.uptime.passed).toBeLessThan(expected('steady', 0).passed);
+    const r = await rollupAndPrune(test.db);
+    expect(r.ran).toBe(true);
+    const week = await summary('7d');
+    for (const name of ['steady', 'flaky']) {
+      const e = expected(name, 0);
+      expect(week[name]!.uptime).toMatchObject({ passed: e.passed, failed: e.failed });
+    }
+  });
+});
