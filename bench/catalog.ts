@@ -415,6 +415,8 @@ async function signIn(origin: string): Promise<string> {
 }
 
 async function explain(db: Database, generated: Date): Promise<void> {
+  // As the endpoints run them (withIndexFriendlyPlanner).
+  await db.query('SET random_page_cost = 1.1');
   const show = async (title: string, sql: string, params: unknown[]) => {
     const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
     log(`\nEXPLAIN ANALYZE — ${title}:`);

@@ -250,6 +250,8 @@ CREATE TRIGGER comments_after_insert AFTER INSERT ON comments
 CREATE INDEX incidents_severity_created_idx ON incidents (severity, created_at DESC);
 CREATE INDEX incidents_type_created_idx ON incidents (type, created_at DESC);
 CREATE INDEX incidents_commander_idx ON incidents (commander_id) WHERE commander_id IS NOT NULL;
+-- The owner filter pages newest first without sorting.
+CREATE INDEX incidents_created_by_created_idx ON incidents (created_by, created_at DESC);
 CREATE INDEX evidences_definition_of_done_idx ON evidences (hypothesis_id) WHERE definition_of_done;
 CREATE INDEX responders_incident_all_idx ON responders (incident_id);
 CREATE INDEX event_queue_incident_claim_idx ON event_queue (created_at) WHERE name LIKE 'incident.%';
