@@ -76,6 +76,7 @@ const relations: ExposedRelation[] = [
   { name: 'changes_by_component', resource: 'config_scrapers', readOnly: true },
   { name: 'check_summary_for_config', resource: 'config_scrapers', readOnly: true },
   { name: 'config_summary', resource: 'config_scrapers', readOnly: true },
+  { name: 'integrations', resource: 'integrations', readOnly: true },
   // Incidents (0008): commanders and responders write these (spec/1 §6); the changelog is the server's.
   { name: 'incidents', resource: 'incident' },
   { name: 'hypotheses', resource: 'incident' },

@@ -292,11 +292,18 @@ export const ROUTES: AppRoute[] = [
   {
     path: '/settings/integrations',
     title: 'Integrations',
-    load: placeholder,
-    props: { area: 'integrations' },
+    load: () => import('../features/settings/integrations/IntegrationsPage'),
     access: { resource: 'integrations', feature: 'settings.integrations' },
     layout: 'shell',
     nav: { group: 'settings', label: 'Integrations', icon: Puzzle },
+  },
+  // An integration's detail needs write on integrations (spec/3 §2).
+  {
+    path: '/settings/integrations/:type/:id',
+    title: 'Integrations',
+    load: () => import('../features/settings/integrations/IntegrationDetailPage'),
+    access: { resource: 'integrations', action: 'write', feature: 'settings.integrations' },
+    layout: 'shell',
   },
   ...settingsResourceRoutes,
 

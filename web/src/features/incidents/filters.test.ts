@@ -30,15 +30,15 @@ describe('incident list filters', () => {
     expect(p.get('severity')).toBe('eq.high');
     expect(p.get('type')).toBe('eq.cost');
     expect(p.get('created_by')).toBe('eq.u1');
-    expect(p.get('hypotheses.evidences.component_id')).toBe('eq.c1');
+    expect(p.get('component_ids')).toBe('cs.{c1}');
     expect(p.get('or')).toBe(
       '(title.ilike."*db, down*",incident_id.ilike."*db, down*",description.ilike."*db, down*")',
     );
     expect(p.get('limit')).toBe('50');
   });
 
-  it('joins the evidence only when filtering by component', () => {
-    expect(listSelect({})).not.toContain('!inner');
-    expect(listSelect({ component: 'c1' })).toContain('hypotheses!inner(id,evidences!inner(component_id))');
+  it('never joins the evidence: the component filter reads component_ids', () => {
+    expect(listSelect()).not.toContain('!inner');
+    expect(listSelect()).toContain('responders(');
   });
 });

@@ -1,7 +1,9 @@
 // The incident list filters (spec/2 §2.7, §7): read from and written to the query string
 // (status defaults to open; 'all' or empty values are dropped), and turned into /api/db
 // filters: severity, status and type as eq, owner as created_by, component through the
-// evidence of the hypotheses, search over title and Id.
+// server-maintained component_ids of the incident (the components of its evidence; GIN-indexed:
+// an embed filter through hypotheses and evidences takes seconds at 50k incidents), search over
+// title and Id.
 import { containsPattern, quoteListItem } from '../../api/postgrest';
 
 export const FILTER_KEYS = ['type', 'severity', 'status', 'owner', 'component', 'search'] as const;
@@ -49,7 +51,7 @@ export function applyFilters(params: URLSearchParams, f: IncidentFilters): URLSe
   if (f.status) next.append('status', `eq.${f.status}`);
   if (f.type) next.append('type', `eq.${f.type}`);
   if (f.owner) next.append('created_by', `eq.${f.owner}`);
-  if (f.component) next.append('hypotheses.evidences.component_id', `eq.${f.component}`);
+  if (f.component) next.append('component_ids', `cs.{${f.component}}`);
   if (f.search) {
     const p = quoteListItem(containsPattern(f.search));
     next.append('or', `(title.ilike.${p},incident_id.ilike.${p},description.ilike.${p})`);
@@ -57,10 +59,10 @@ export function applyFilters(params: URLSearchParams, f: IncidentFilters): URLSe
   return next;
 }
 
-/** The select of the list: the component filter needs the evidence embedded as inner joins. */
-export function listSelect(f: IncidentFilters): string {
-  const base =
+/** The select of the list: the incident, its commander and its responders. */
+export function listSelect(): string {
+  return (
     '*,commander:commander_id(id,name,avatar),' +
-    'responders(id,type,deleted_at,team:team_id(id,name,icon),person:person_id(id,name,avatar))';
-  return f.component ? `${base},hypotheses!inner(id,evidences!inner(component_id))` : base;
+    'responders(id,type,deleted_at,team:team_id(id,name,icon),person:person_id(id,name,avatar))'
+  );
 }

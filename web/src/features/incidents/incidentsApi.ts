@@ -31,7 +31,7 @@ export const incidentsApi = {
     signal?: AbortSignal,
   ): Promise<ListResult<IncidentRow>> {
     const base = db('incidents')
-      .select(listSelect(filters))
+      .select(listSelect())
       .order('created_at', { ascending: false })
       .page(page.pageIndex, page.pageSize)
       .toSearchParams();
