@@ -1,6 +1,7 @@
 // JSON Schemas of the settings resource documents, checked by the code editor and before saving.
 import type { JsonSchema, JsonSchemaObject } from '@opsdeck/common/jsonSchema';
 import { canaryResourceJsonSchema } from '@opsdeck/common/specs/canary';
+import { INCIDENT_SEVERITIES, INCIDENT_TYPES } from '@opsdeck/common/incidents';
 import { teamResourceJsonSchema } from '@opsdeck/common/specs/teams';
 
 /**
@@ -73,10 +74,68 @@ export const scrapeConfigResourceJsonSchema: JsonSchema = {
   },
 };
 
+/** An incident rule row (name and spec), as the rule engine reads it (server/src/incidents/rules.ts). */
+export const incidentRuleJsonSchema: JsonSchema = {
+  type: 'object',
+  required: ['name', 'spec'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', minLength: 1 },
+    spec: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        name: { type: 'string' },
+        priority: { type: 'integer' },
+        components: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              id: { type: 'string' },
+              name: { type: 'string' },
+              namespace: { type: 'string' },
+              type: { type: 'string' },
+              types: { type: ['array', 'string'], items: { type: 'string' } },
+              labelSelector: { type: 'string' },
+            },
+          },
+        },
+        filter: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            status: { type: 'array', items: { type: 'string', minLength: 1 } },
+            severity: { type: 'array', items: { type: 'string', minLength: 1 } },
+          },
+        },
+        template: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            title: { type: 'string', minLength: 1 },
+            description: { type: 'string' },
+            severity: { enum: [...INCIDENT_SEVERITIES] },
+            type: { enum: [...INCIDENT_TYPES] },
+          },
+        },
+        breakOnMatch: { type: 'boolean' },
+        autoResolve: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { enabled: { type: 'boolean' }, timeout: { type: 'string' } },
+        },
+      },
+    },
+  },
+};
+
 /** Keyed by table; for applied resources the schema is of the whole resource the Code tab shows. */
 export const RESOURCE_SCHEMAS: Record<string, JsonSchema> = {
   teams: teamResourceJsonSchema as JsonSchema,
   canaries: canaryResourceJsonSchema,
   topologies: topologyResourceJsonSchema,
   config_scrapers: scrapeConfigResourceJsonSchema,
+  incident_rules: incidentRuleJsonSchema,
 };
