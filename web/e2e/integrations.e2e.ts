@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { expect, expectToast, useConsole, waitForUrl } from './harness.js';
+import { expect, expectToast, SCREENS_DIR, useConsole, waitForUrl } from './harness.js';
 
 const app = useConsole();
 
@@ -112,6 +112,8 @@ describe('integrations', () => {
     // Add Integration: 'Add Directly' opens the new-resource pages.
     await page.getByRole('button', { name: 'Add Integration' }).click();
     await page.getByRole('menu').getByText('Add Directly').waitFor();
+    fs.mkdirSync(SCREENS_DIR, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENS_DIR, 'settings-integrations.png') });
     await expect
       .poll(() => page.getByRole('menuitem').allTextContents())
       .toEqual(['Custom Topology', 'Catalog Scraper']);
