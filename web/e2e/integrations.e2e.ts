@@ -134,6 +134,11 @@ describe('integrations', () => {
     await waitForUrl(page, (u) => u.pathname === `/settings/integrations/topologies/${topologyId}`);
     await expect.poll(() => page.getByLabel('Name', { exact: true }).inputValue()).toBe('shop-int');
     await expect.poll(() => page.getByLabel('Name', { exact: true }).isDisabled()).toBe(true);
+    // Opened from the integrations, the page leads back there (back link, breadcrumb, Cancel).
+    await expect.poll(() => page.getByRole('link', { name: 'Integrations' }).count()).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(() => page.getByRole('link', { name: 'Cancel' }).getAttribute('href'))
+      .toBe('/settings/integrations');
     await page.getByRole('tab', { name: 'Job History' }).click();
     // The scheduled run and the one run through the API.
     const topologyRuns = await runs('topology', topologyId);

@@ -11,11 +11,12 @@ import SettingsResourceEditPage from '../resources/SettingsResourceEditPage';
 import { integrationKindTable } from './integrationsApi';
 
 export const UNKNOWN_TYPE = 'Unknown type';
+const INTEGRATIONS_LIST = { to: '/settings/integrations', title: 'Integrations' };
 
 export default function IntegrationDetailPage() {
   const { type } = useParams();
   const table = integrationKindTable(type);
-  if (table) return <SettingsResourceEditPage key={table} table={table} />;
+  if (table) return <SettingsResourceEditPage key={table} table={table} list={INTEGRATIONS_LIST} />;
   return <UnknownType />;
 }
 

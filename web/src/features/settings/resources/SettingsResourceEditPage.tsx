@@ -45,8 +45,16 @@ import { SourceBadge } from './SourceBadge';
 export const NO_RESOURCES_FOUND = 'No resources found';
 const SCHEDULES = ['@every 30s', '@every 1m', '@every 5m', '@every 30m', '@hourly', '@every 6h', '@daily', '@weekly'];
 
-export default function SettingsResourceEditPage({ table }: { table: string }) {
-  const kind = settingsResourceKind(table)!;
+export default function SettingsResourceEditPage({
+  table,
+  list,
+}: {
+  table: string;
+  /** Back link, breadcrumb and Cancel lead here instead of the kind's own list. */
+  list?: { to: string; title: string };
+}) {
+  const base = settingsResourceKind(table)!;
+  const kind = useMemo(() => (list ? { ...base, list } : base), [base, list]);
   const { id = 'new' } = useParams();
   const isNew = id === 'new';
   const resource = useQuery({
@@ -60,10 +68,10 @@ export default function SettingsResourceEditPage({ table }: { table: string }) {
 
   const back = (
     <Link
-      to={`/settings/${table}`}
+      to={kind.list?.to ?? `/settings/${table}`}
       className="inline-flex items-center gap-1.5 text-[13px] font-medium text-muted hover:text-foreground"
     >
-      <ArrowLeft className="size-4" aria-hidden /> {kind.title}
+      <ArrowLeft className="size-4" aria-hidden /> {kind.list?.title ?? kind.title}
     </Link>
   );
 
@@ -121,7 +129,7 @@ function ResourceEditor({
           <Breadcrumb
             items={[
               { label: 'Settings' },
-              { label: kind.title, to: `/settings/${kind.table}` },
+              { label: kind.list?.title ?? kind.title, to: kind.list?.to ?? `/settings/${kind.table}` },
               { label: row ? row.name : `New ${kind.singular}` },
             ]}
           />
@@ -485,7 +493,7 @@ function SpecEditor({ kind, row }: { kind: SettingsResourceKind; row?: SettingsR
           )}
           <div className="ml-auto flex gap-2">
             <Button asChild variant="outline">
-              <Link to={`/settings/${kind.table}`}>Cancel</Link>
+              <Link to={kind.list?.to ?? `/settings/${kind.table}`}>Cancel</Link>
             </Button>
             <Button
               disabled={problems.length > 0}

@@ -79,6 +79,8 @@ export interface SettingsResourceKind {
   jobResourceType?: string;
   /** Where the user goes after updating or deleting one (default: back to the list). */
   returnTo?: string;
+  /** The list the edit page links back to, when opened from elsewhere (e.g. the integrations). */
+  list?: { to: string; title: string };
 }
 
 export const SETTINGS_RESOURCE_KINDS: readonly SettingsResourceKind[] = [

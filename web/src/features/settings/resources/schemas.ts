@@ -57,7 +57,10 @@ export const scrapeConfigResourceJsonSchema: JsonSchema = {
   properties: {
     apiVersion: { const: 'configs.flanksource.com/v1' },
     kind: { const: 'ScrapeConfig' },
-    metadata: topologyResourceJsonSchema.type === 'object' ? (topologyResourceJsonSchema.properties!.metadata as JsonSchema) : {},
+    metadata:
+      topologyResourceJsonSchema.type === 'object'
+        ? (topologyResourceJsonSchema.properties!.metadata as JsonSchema)
+        : {},
     spec: {
       type: 'object',
       properties: {
