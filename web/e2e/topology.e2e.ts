@@ -315,8 +315,14 @@ describe('topology', () => {
       await page.keyboard.press('Escape');
       return items.map((t) => t.trim());
     };
-    expect(await actions('checkout')).toEqual(['Zoom In', 'View Logs', 'Snapshot']);
-    expect(await actions('cart')).toEqual(['Zoom In', 'Snapshot']);
+    expect(await actions('checkout')).toEqual(['Zoom In', 'View Logs', 'Snapshot', 'Link to Incident']);
+    expect(await actions('cart')).toEqual(['Zoom In', 'Snapshot', 'Link to Incident']);
+    // A card is evidence for an incident: the Link to Incident dialog opens from its menu.
+    await card(page, 'cart').getByRole('button', { name: 'Actions for cart' }).click();
+    await page.getByRole('menuitem', { name: 'Link to Incident' }).click();
+    await page.getByRole('dialog').waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     await card(page, 'checkout').getByRole('button', { name: 'Actions for checkout' }).click();
     expect(await page.getByRole('menuitem', { name: 'View Logs' }).getAttribute('href')).toBe(
       `/logs?topologyId=${checkoutId}`,
