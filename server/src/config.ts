@@ -1,5 +1,6 @@
 // Runtime configuration, read once from the environment. Every variable is documented in README.md.
 import path from 'node:path';
+import { z } from 'zod';
 
 export interface Config {
   port: number;
@@ -68,6 +69,11 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
   const registration = process.env.REGISTRATION ?? 'invite';
   if (registration !== 'invite' && registration !== 'open') {
     throw new Error(`REGISTRATION must be invite or open, got "${registration}"`);
+  }
+  const adminEmail = process.env.ADMIN_EMAIL;
+  // The same rule sign-in applies: an address it refuses would leave the first admin locked out.
+  if (adminEmail && !z.email().safeParse(adminEmail).success) {
+    throw new Error(`ADMIN_EMAIL must be a valid email address (like admin@example.com), got "${adminEmail}"`);
   }
   const oidcIssuer = process.env.OIDC_ISSUER;
   if (oidcIssuer && (!process.env.OIDC_CLIENT_ID || !process.env.OIDC_CLIENT_SECRET)) {

@@ -1,0 +1,18 @@
+import { chromium } from 'playwright-core';
+import { databaseUrl, freePort, serverMain, startChild, waitForHttp } from '/work/main/bench/lib.js';
+const port = await freePort();
+const origin = `http://127.0.0.1:${port}`;
+const server = startChild(process.execPath, [serverMain], { PATH: process.env.PATH, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: origin, DATABASE_URL: databaseUrl('opsdeck_bench_health_ui'), WEB_DIR: '/tmp/web-health-ui-bench', OPSDECK_ENGINES: 'false', OPSDECK_DEMO: 'false', ADMIN_EMAIL: 'bench-admin@opsdeck.local', ADMIN_PASSWORD: 'opsdeck-bench-password', LOG_LEVEL: 'warn' });
+await waitForHttp(`${origin}/api/about`, server);
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const ctx = await b.newContext({ baseURL: origin });
+const r = await ctx.request.post('/api/auth/sign-in/email', { data: { email: 'bench-admin@opsdeck.local', password: 'opsdeck-bench-password' }, headers: { origin } });
+console.log('signin', r.status());
+const page = await ctx.newPage();
+page.on('response', (x) => x.url().includes('/api/') && console.log(x.status(), x.url().slice(0, 120)));
+await page.goto('/health?hidePassing=false');
+await page.waitForTimeout(8000);
+console.log(page.url());
+await page.screenshot({ path: '/tmp/health-bench/dbg.png' });
+await b.close(); await server.stop();
+console.log(server.output().slice(-2000));
