@@ -34,7 +34,8 @@ const benchmarks = {
   },
   incidents: {
     file: 'bench/incidents.ts',
-    summary: 'incident list (filters, embeds, count=exact) and detail reads on 50,000 incidents, 500,000 comments and evidences (PostgreSQL)',
+    summary:
+      'incident list (filters, embeds, count=exact) and detail reads on 50,000 incidents, 500,000 comments and evidences (PostgreSQL)',
     flags: '--incidents 50000 --comments 500000 --evidences 500000 --requests 200 --warmup 20 --reuse',
   },
   topology: {
@@ -46,7 +47,8 @@ const benchmarks = {
   'health-ui': {
     file: 'bench/health-ui.ts',
     summary: '/health with 10,000 checks in headless Chromium: time until the table is rendered and clickable',
-    flags: '--checks 10000 --per-canary 100 --history-minutes 60 --runs 5 --reuse --no-build --web-dir /tmp/web-health-ui-bench',
+    flags:
+      '--checks 10000 --per-canary 100 --history-minutes 60 --runs 5 --reuse --no-build --web-dir /tmp/web-health-ui-bench',
   },
   'catalog-scrape': {
     file: 'bench/catalog-scrape.ts',
