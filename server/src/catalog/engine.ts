@@ -5,28 +5,16 @@
 import os from 'node:os';
 import type { Database } from '../db/database.js';
 import { connectionResolver, resolveEnvValue } from '../health/runner.js';
+import { runStatus } from '../jobs/history.js';
+import { LeasedScheduler, type SchedulingOptions } from '../jobs/leasedScheduler.js';
 import { ResourceErrors } from '../resources/yaml.js';
 import { extractItems, type ScrapedItem } from './extract.js';
 import { resolveComponentLinks, saveScrape } from './save.js';
 import { parseStoredScrapeConfig } from './scrapeConfig.js';
 import type { ScrapeContext, Scraper } from './scraper.js';
-import {
-  claimDue,
-  finishRun,
-  recordJob,
-  runStatus,
-  tryLease,
-  type ScrapeRunSummary,
-  type ScraperRow,
-} from './store.js';
+import { recordJob, SCRAPER_TABLE, type ScrapeRunSummary, type ScraperRow } from './store.js';
 
-export interface CatalogEngineOptions {
-  /** How often to look for due scrapers. */
-  pollMs?: number;
-  /** Scrapers run at the same time by this replica. */
-  maxConcurrent?: number;
-  /** How long a claimed scraper stays with this replica before another may take it. */
-  leaseMs?: number;
+export interface CatalogEngineOptions extends SchedulingOptions {
   /** The longest a whole run may read its sources. */
   runTimeoutMs?: number;
 }
@@ -45,76 +33,25 @@ export interface ScrapeRunResult {
   durationMs: number;
 }
 
-export class CatalogEngine {
-  readonly owner = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
-  private timer: NodeJS.Timeout | undefined;
-  private inFlight = new Set<Promise<unknown>>();
-  private stopping = false;
-  private readonly pollMs: number;
-  private readonly maxConcurrent: number;
-  private readonly leaseMs: number;
+export class CatalogEngine extends LeasedScheduler<ScraperRow, ScrapeRunResult> {
   private readonly runTimeoutMs: number;
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     readonly scrapers: ReadonlyMap<string, Scraper>,
     options: CatalogEngineOptions = {},
   ) {
-    this.pollMs = options.pollMs ?? 5_000;
-    this.maxConcurrent = options.maxConcurrent ?? 2;
-    this.leaseMs = options.leaseMs ?? 30 * 60_000;
+    super(
+      db,
+      {
+        name: 'catalog',
+        rowLabel: 'scraper',
+        table: SCRAPER_TABLE,
+      },
+      options,
+      { pollMs: 5_000, maxConcurrent: 2, leaseMs: 30 * 60_000 },
+    );
     this.runTimeoutMs = options.runTimeoutMs ?? 10 * 60_000;
-  }
-
-  start(): void {
-    this.stopping = false;
-    const loop = async () => {
-      if (this.stopping) return;
-      try {
-        await this.tick();
-      } catch (e) {
-        console.error('catalog scheduler:', (e as Error).message);
-      }
-      if (!this.stopping) this.timer = setTimeout(loop, this.pollMs);
-    };
-    const begin = async () => {
-      // One process owns the embedded database: leases left by a previous run are stale.
-      if (this.db.kind === 'pglite') {
-        await this.db
-          .query('UPDATE config_scrapers SET lease_until = NULL, lease_owner = NULL WHERE lease_until IS NOT NULL')
-          .catch((e: unknown) => console.error('catalog scheduler:', (e as Error).message));
-      }
-      await loop();
-    };
-    this.timer = setTimeout(() => void begin(), 0);
-  }
-
-  /** Stops claiming work and waits for the runs under way to finish and record. */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    clearTimeout(this.timer);
-    await Promise.allSettled([...this.inFlight]);
-  }
-
-  /** Claims what is due (up to the free capacity) and starts it; returns how many were started. */
-  async tick(): Promise<number> {
-    const free = this.maxConcurrent - this.inFlight.size;
-    if (free <= 0) return 0;
-    const due = await claimDue(this.db, this.owner, free, this.leaseMs);
-    for (const s of due) {
-      const run = this.run(s, true)
-        .catch((e: unknown) => console.error(`scraper ${s.namespace}/${s.name}:`, (e as Error).message))
-        .finally(() => this.inFlight.delete(run));
-      this.inFlight.add(run);
-    }
-    return due.length;
-  }
-
-  /** Runs a scraper now (Run Now); refused while a run of it is under way. */
-  async runNow(id: string): Promise<ScrapeRunResult | 'busy' | 'not-found'> {
-    const leased = await tryLease(this.db, id, this.owner, this.leaseMs);
-    if (typeof leased === 'string') return leased;
-    return this.run(leased, false);
   }
 
   /** One run of a scraper already leased by this replica: read, extract, save, record. */
@@ -210,7 +147,7 @@ export class CatalogEngine {
     } finally {
       clearTimeout(timer);
       summary.finishedAt = new Date();
-      await finishRun(this.db, s, this.owner, startedAt, scheduled);
+      await this.finish(s, startedAt, scheduled);
       await recordJob(this.db, summary, os.hostname());
     }
     return {

@@ -13,6 +13,7 @@
 import { z } from 'zod';
 import { parseDuration } from '../health/checkers/duration.js';
 import { parseSchedule } from '../health/schedule.js';
+import { resourceHeader, storedResource, type StoredResource } from '../resources/metadata.js';
 import {
   formatPath,
   ResourceError,
@@ -32,7 +33,6 @@ export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const
 /** Spec fields that are not scraper lists. */
 const SPEC_FIELDS = new Set(['schedule', 'full', 'retention', 'changes', 'analysis', 'labels', 'interval']);
 
-const labelsSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String));
 const duration = z.union([
   z.number().nonnegative(),
   z.string().refine(
@@ -59,20 +59,7 @@ const ruleSchema = z.looseObject({
 });
 
 const resourceSchema = z.looseObject({
-  apiVersion: z.literal(SCRAPE_CONFIG_API_VERSION, { error: `apiVersion must be ${SCRAPE_CONFIG_API_VERSION}` }),
-  kind: z.literal('ScrapeConfig', { error: 'kind must be ScrapeConfig' }),
-  metadata: z.looseObject({
-    name: z
-      .string({ error: 'metadata.name is required' })
-      .min(1, 'metadata.name is required')
-      .max(253)
-      .regex(
-        /^[a-z0-9]([-a-z0-9_.]*[a-z0-9])?$/i,
-        'use letters, digits, "-", "_" and "." (starting and ending with a letter or digit)',
-      ),
-    namespace: z.string().min(1).max(253).optional(),
-    labels: labelsSchema.optional(),
-  }),
+  ...resourceHeader(SCRAPE_CONFIG_API_VERSION, 'ScrapeConfig'),
   spec: z.looseObject({
     schedule: z.string().optional(),
     full: z.boolean().optional(),
@@ -103,13 +90,7 @@ export interface ScraperEntry {
   spec: BaseScraperSpec;
 }
 
-export interface ScrapeConfigDefinition {
-  name: string;
-  namespace: string;
-  labels: Record<string, string>;
-  schedule: string;
-  /** The whole resource as written (kept for reading back as YAML). */
-  resource: Record<string, unknown>;
+export interface ScrapeConfigDefinition extends StoredResource {
   scrapers: ScraperEntry[];
   staleItemAgeMs: number;
   changeWindowMs: number;
@@ -180,11 +161,7 @@ export function parseScrapeConfig(
     error(['spec'], `a ScrapeConfig needs at least one scraper (supported types: ${supported})`);
   if (errors.length) throw new ResourceErrors(errors.slice(0, 50));
   return {
-    name: resource.metadata.name,
-    namespace: resource.metadata.namespace ?? 'default',
-    labels: resource.metadata.labels ?? {},
-    schedule,
-    resource: doc.data as Record<string, unknown>,
+    ...storedResource(doc, resource.metadata, schedule),
     scrapers: entries,
     staleItemAgeMs: toMs(resource.spec.retention?.staleItemAge, 0),
     changeWindowMs: toMs(resource.spec.changes?.window, DEFAULT_CHANGE_WINDOW_MS),

@@ -5,31 +5,24 @@
 import os from 'node:os';
 import type { Database } from '../db/database.js';
 import type { Checker } from '../health/checker.js';
+import { runStatus } from '../jobs/history.js';
+import { LeasedScheduler, type SchedulingOptions } from '../jobs/leasedScheduler.js';
 import { ResourceErrors } from '../resources/yaml.js';
 import { buildTopology } from './builder.js';
 import { lookupRunner } from './lookup.js';
 import {
   applyInlineChecks,
-  claimDue,
-  finishRun,
   recomputeHealth,
   recordJob,
   removeInlineCanaries,
-  runStatus,
   saveTree,
-  tryLease,
+  TOPOLOGY_TABLE,
   type TopologyRow,
   type TopologyRunSummary,
 } from './store.js';
 import { parseStoredTopology } from './topology.js';
 
-export interface TopologyEngineOptions {
-  /** How often to look for due topologies. */
-  pollMs?: number;
-  /** Topologies run at the same time by this replica. */
-  maxConcurrent?: number;
-  /** How long a claimed topology stays with this replica before another may take it. */
-  leaseMs?: number;
+export interface TopologyEngineOptions extends SchedulingOptions {
   /** How often health is rolled up from the checks (0: only after runs). */
   recomputeMs?: number;
 }
@@ -45,91 +38,27 @@ export interface TopologyRunResult {
   durationMs: number;
 }
 
-export class TopologyEngine {
-  readonly owner = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
-  private timer: NodeJS.Timeout | undefined;
-  private recomputeTimer: NodeJS.Timeout | undefined;
-  private inFlight = new Set<Promise<unknown>>();
-  private stopping = false;
-  private readonly pollMs: number;
-  private readonly maxConcurrent: number;
-  private readonly leaseMs: number;
-  private readonly recomputeMs: number;
-
+export class TopologyEngine extends LeasedScheduler<TopologyRow, TopologyRunResult> {
   constructor(
-    private readonly db: Database,
+    db: Database,
     readonly checkers: ReadonlyMap<string, Checker>,
     options: TopologyEngineOptions = {},
   ) {
-    this.pollMs = options.pollMs ?? 5_000;
-    this.maxConcurrent = options.maxConcurrent ?? 4;
-    this.leaseMs = options.leaseMs ?? 10 * 60_000;
-    this.recomputeMs = options.recomputeMs ?? 30_000;
-  }
-
-  start(): void {
-    this.stopping = false;
-    const loop = async () => {
-      if (this.stopping) return;
-      try {
-        await this.tick();
-      } catch (e) {
-        console.error('topology scheduler:', (e as Error).message);
-      }
-      if (!this.stopping) this.timer = setTimeout(loop, this.pollMs);
-    };
-    const begin = async () => {
-      // One process owns the embedded database: leases left by a previous run are stale.
-      if (this.db.kind === 'pglite') {
-        await this.db
-          .query('UPDATE topologies SET lease_until = NULL, lease_owner = NULL WHERE lease_until IS NOT NULL')
-          .catch((e: unknown) => console.error('topology scheduler:', (e as Error).message));
-      }
-      await loop();
-    };
-    this.timer = setTimeout(() => void begin(), 0);
-    if (this.recomputeMs > 0) {
-      const recompute = () => {
-        if (this.stopping) return;
-        const pass = recomputeHealth(this.db)
-          .catch((e: unknown) => console.error('topology health roll-up:', (e as Error).message))
-          .finally(() => {
-            this.inFlight.delete(pass);
-            if (!this.stopping) this.recomputeTimer = setTimeout(recompute, this.recomputeMs);
-          });
-        this.inFlight.add(pass);
-      };
-      this.recomputeTimer = setTimeout(recompute, this.recomputeMs);
-    }
-  }
-
-  /** Stops claiming work and waits for the runs under way to finish and record. */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    clearTimeout(this.timer);
-    clearTimeout(this.recomputeTimer);
-    await Promise.allSettled([...this.inFlight]);
-  }
-
-  /** Claims what is due (up to the free capacity) and starts it; returns how many were started. */
-  async tick(): Promise<number> {
-    const free = this.maxConcurrent - this.inFlight.size;
-    if (free <= 0) return 0;
-    const due = await claimDue(this.db, this.owner, free, this.leaseMs);
-    for (const t of due) {
-      const run = this.run(t, true)
-        .catch((e: unknown) => console.error(`topology ${t.namespace}/${t.name}:`, (e as Error).message))
-        .finally(() => this.inFlight.delete(run));
-      this.inFlight.add(run);
-    }
-    return due.length;
-  }
-
-  /** Runs a topology now (Run Now); refused while a run of it is under way. */
-  async runNow(id: string): Promise<TopologyRunResult | 'busy' | 'not-found'> {
-    const leased = await tryLease(this.db, id, this.owner, this.leaseMs);
-    if (typeof leased === 'string') return leased;
-    return this.run(leased, false);
+    super(
+      db,
+      {
+        name: 'topology',
+        rowLabel: 'topology',
+        table: TOPOLOGY_TABLE,
+        periodic: {
+          everyMs: options.recomputeMs ?? 30_000,
+          pass: () => recomputeHealth(db),
+          label: 'topology health roll-up',
+        },
+      },
+      options,
+      { pollMs: 5_000, maxConcurrent: 4, leaseMs: 10 * 60_000 },
+    );
   }
 
   /** Rolls health up now (waiting for a pass under way elsewhere). */
@@ -179,7 +108,7 @@ export class TopologyEngine {
       );
     } finally {
       summary.finishedAt = new Date();
-      await finishRun(this.db, t, this.owner, startedAt, scheduled);
+      await this.finish(t, startedAt, scheduled);
       await recordJob(this.db, summary, os.hostname());
     }
     return {

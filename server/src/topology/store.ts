@@ -1,12 +1,14 @@
-// Topology data in the database: applying topologies, claiming due runs, writing a run's component
+// Topology data in the database: applying topologies, the table the scheduler leases, writing a run's component
 // tree (stable ids, soft deletes) and its links to checks, configs, teams and other components,
 // the canaries of inline checks, and the health roll-up pass.
 import crypto from 'node:crypto';
 import { CANARY_API_VERSION, parseCanary } from '../health/canary.js';
 import type { Checker } from '../health/checker.js';
-import { parseSchedule } from '../health/schedule.js';
 import { applyCanary, deleteCanary, NO_AGENT } from '../health/store.js';
 import type { Database, Queryable } from '../db/database.js';
+import { recordJob as recordJobHistory } from '../jobs/history.js';
+import type { LeasedTable } from '../jobs/leases.js';
+import { applyResourceRow, softDeleteResourceRow, type AppliedResource } from '../resources/apply.js';
 import { ResourceErrors } from '../resources/yaml.js';
 import type { BuildResult, BuiltComponent } from './builder.js';
 import { planComponents, type ExistingComponent, type PlannedComponent } from './identity.js';
@@ -30,69 +32,29 @@ export const MAX_SELECTED = 1000;
 /** What a topology creates is marked with this: its inline checks' canaries (`source`), its team links (`selector_id`). */
 export const topologySource = (topologyId: string) => `topology:${topologyId}`;
 
-export interface AppliedTopology {
-  id: string;
-  created: boolean;
-}
+export type AppliedTopology = AppliedResource;
 
-export async function applyTopology(
+export const applyTopology = (
   db: Database,
   def: TopologyDefinition,
   opts: { source?: string; createdBy?: string | null } = {},
-): Promise<AppliedTopology> {
-  return db.transaction(async (tx) => {
-    const existing = await tx.query<{ id: string }>(
-      `SELECT id FROM topologies WHERE agent_id = $1 AND namespace = $2 AND name = $3 AND deleted_at IS NULL FOR UPDATE`,
-      [NO_AGENT, def.namespace, def.name],
-    );
-    if (!existing.rows[0]) {
-      // A new topology runs at the next scheduler pass.
-      const { rows } = await tx.query<{ id: string }>(
-        `INSERT INTO topologies (name, namespace, labels, spec, source, schedule, created_by, next_runtime)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, now()) RETURNING id`,
-        [
-          def.name,
-          def.namespace,
-          JSON.stringify(def.labels),
-          JSON.stringify(def.resource),
-          opts.source ?? 'UI',
-          def.schedule,
-          opts.createdBy ?? null,
-        ],
-      );
-      return { id: rows[0]!.id, created: true };
-    }
-    const id = existing.rows[0].id;
-    // A changed spec or schedule runs at the next pass; an identical one keeps its schedule.
-    await tx.query(
-      `UPDATE topologies SET labels = $2, spec = $3, schedule = $4, updated_at = now(),
-         next_runtime = CASE WHEN spec IS DISTINCT FROM $3::jsonb OR schedule IS DISTINCT FROM $4 THEN now() ELSE next_runtime END
-       WHERE id = $1`,
-      [id, JSON.stringify(def.labels), JSON.stringify(def.resource), def.schedule],
-    );
-    return { id, created: false };
-  });
-}
+): Promise<AppliedTopology> => applyResourceRow(db, 'topologies', def, opts);
 
 /** Soft-deletes a topology, its components and their links, and deletes its inline checks' canaries. */
 export async function deleteTopology(db: Database, id: string): Promise<boolean> {
   const deleted = await db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ id: string }>(
-      `UPDATE topologies SET deleted_at = now(), lease_until = NULL, lease_owner = NULL
-       WHERE id::text = $1 AND deleted_at IS NULL RETURNING id`,
-      [id],
-    );
-    if (!rows[0]) return null;
+    const topologyId = await softDeleteResourceRow(tx, 'topologies', id);
+    if (!topologyId) return null;
     await tx.query('SELECT pg_advisory_xact_lock($1)', [COMPONENTS_LOCK]);
     const { rows: gone } = await tx.query<{ id: string }>(
       `UPDATE components SET deleted_at = now() WHERE topology_id = $1 AND deleted_at IS NULL RETURNING id`,
-      [rows[0].id],
+      [topologyId],
     );
     await unlinkComponents(
       tx,
       gone.map((g) => g.id),
     );
-    return rows[0].id;
+    return topologyId;
   });
   if (!deleted) return false;
   await removeInlineCanaries(db, deleted, new Set());
@@ -131,69 +93,12 @@ export interface TopologyRow {
   next_runtime: Date;
 }
 
-const TOPOLOGY_COLUMNS = 'id, name, namespace, labels, agent_id, spec, schedule, next_runtime';
-
-function toRow(r: Omit<TopologyRow, 'next_runtime'> & { next_runtime: string | null }): TopologyRow {
-  return { ...r, next_runtime: r.next_runtime ? new Date(r.next_runtime) : new Date() };
-}
-
-/** Claims up to `limit` due topologies for this replica; a claimed topology is held by its lease. */
-export async function claimDue(db: Queryable, owner: string, limit: number, leaseMs: number): Promise<TopologyRow[]> {
-  const { rows } = await db.query<Omit<TopologyRow, 'next_runtime'> & { next_runtime: string | null }>(
-    `UPDATE topologies SET lease_until = now() + make_interval(secs => $3::double precision / 1000), lease_owner = $1
-     WHERE id IN (
-       SELECT id FROM topologies
-       WHERE deleted_at IS NULL AND next_runtime <= now() AND (lease_until IS NULL OR lease_until < now())
-       ORDER BY next_runtime LIMIT $2 FOR UPDATE SKIP LOCKED)
-     RETURNING ${TOPOLOGY_COLUMNS}`,
-    [owner, limit, leaseMs],
-  );
-  return rows.map(toRow);
-}
-
-/** Takes a topology's lease for a run outside the schedule; 'busy' while another run holds it. */
-export async function tryLease(
-  db: Queryable,
-  id: string,
-  owner: string,
-  leaseMs: number,
-): Promise<TopologyRow | 'busy' | 'not-found'> {
-  const { rows } = await db.query<Omit<TopologyRow, 'next_runtime'> & { next_runtime: string | null }>(
-    `UPDATE topologies SET lease_until = now() + make_interval(secs => $3::double precision / 1000), lease_owner = $2
-     WHERE id::text = $1 AND deleted_at IS NULL AND (lease_until IS NULL OR lease_until < now())
-     RETURNING ${TOPOLOGY_COLUMNS}`,
-    [id, owner, leaseMs],
-  );
-  if (rows[0]) return toRow(rows[0]);
-  const found = await db.query(`SELECT 1 FROM topologies WHERE id::text = $1 AND deleted_at IS NULL`, [id]);
-  return found.rows.length ? 'busy' : 'not-found';
-}
-
-/** Ends a run: releases the lease; a scheduled run also moves next_runtime along the schedule. */
-export async function finishRun(
-  db: Queryable,
-  t: TopologyRow,
-  owner: string,
-  startedAt: Date,
-  scheduled: boolean,
-): Promise<void> {
-  let next: Date | null = null;
-  if (scheduled) {
-    try {
-      const schedule = parseSchedule(t.schedule, undefined);
-      next = schedule.next(t.next_runtime);
-      if (next.getTime() <= Date.now()) next = schedule.next(new Date());
-    } catch {
-      next = new Date(Date.now() + 5 * 60_000);
-    }
-  }
-  await db.query(
-    `UPDATE topologies SET last_runtime = $3, next_runtime = coalesce($4::timestamptz, next_runtime),
-       lease_until = NULL, lease_owner = NULL
-     WHERE id = $1 AND lease_owner = $2`,
-    [t.id, owner, startedAt, next],
-  );
-}
+/** The scheduler's table: a topology whose schedule no longer parses is tried again in 5 minutes. */
+export const TOPOLOGY_TABLE: LeasedTable = {
+  table: 'topologies',
+  columns: 'id, name, namespace, labels, agent_id, spec, schedule, next_runtime',
+  retryMs: 5 * 60_000,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Inline checks: one canary each, owned by the topology (canaries.source).
@@ -781,30 +686,18 @@ export interface TopologyRunSummary {
   errors: string[];
 }
 
-export const runStatus = (run: Pick<TopologyRunSummary, 'failed' | 'errors'>): 'SUCCESS' | 'WARNING' | 'FAILED' =>
-  run.failed ? 'FAILED' : run.errors.length ? 'WARNING' : 'SUCCESS';
-
 /** One job-history row per topology run. */
 export async function recordJob(db: Queryable, run: TopologyRunSummary, hostname: string): Promise<void> {
-  await db.query(
-    `INSERT INTO job_history (name, success_count, error_count, details, hostname, duration_millis, resource_type, resource_id, status, time_start, time_end)
-     VALUES ('Topology', $1, $2, $3, $4, $5, 'topology', $6, $7, $8, $9)`,
-    [
-      run.components,
-      run.errors.length,
-      JSON.stringify({
-        topology: run.name,
-        created: run.created,
-        updated: run.updated,
-        deleted: run.deleted,
-        errors: run.errors.slice(0, 50),
-      }),
-      hostname,
-      run.finishedAt.getTime() - run.startedAt.getTime(),
-      run.topologyId,
-      runStatus(run),
-      run.startedAt,
-      run.finishedAt,
-    ],
+  await recordJobHistory(
+    db,
+    {
+      name: 'Topology',
+      resourceType: 'topology',
+      resourceId: run.topologyId,
+      successCount: run.components,
+      details: { topology: run.name, created: run.created, updated: run.updated, deleted: run.deleted },
+    },
+    run,
+    hostname,
   );
 }

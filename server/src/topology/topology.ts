@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { CANARY_API_VERSION, parseCanary } from '../health/canary.js';
 import type { Checker } from '../health/checker.js';
 import { parseSchedule } from '../health/schedule.js';
+import { labelsSchema, resourceHeader, storedResource, type StoredResource } from '../resources/metadata.js';
 import {
   formatPath,
   ResourceError,
@@ -106,18 +107,11 @@ export interface ComponentSpec {
   [key: string]: unknown;
 }
 
-export interface TopologyDefinition {
-  name: string;
-  namespace: string;
-  labels: Record<string, string>;
-  schedule: string;
-  /** The whole resource as written (kept for reading back as YAML). */
-  resource: Record<string, unknown>;
+export interface TopologyDefinition extends StoredResource {
   /** The topology's own component: the spec, named after the resource. */
   root: ComponentSpec;
 }
 
-const labelsSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String));
 const text = z.union([z.string(), z.number(), z.boolean()]).transform(String);
 const lookupSchema = z.record(
   z.string(),
@@ -209,20 +203,7 @@ const componentSchema: z.ZodType<unknown> = z.lazy(() =>
 );
 
 const resourceSchema = z.looseObject({
-  apiVersion: z.literal(TOPOLOGY_API_VERSION, { error: `apiVersion must be ${TOPOLOGY_API_VERSION}` }),
-  kind: z.literal('Topology', { error: 'kind must be Topology' }),
-  metadata: z.looseObject({
-    name: z
-      .string({ error: 'metadata.name is required' })
-      .min(1, 'metadata.name is required')
-      .max(253)
-      .regex(
-        /^[a-z0-9]([-a-z0-9_.]*[a-z0-9])?$/i,
-        'use letters, digits, "-", "_" and "." (starting and ending with a letter or digit)',
-      ),
-    namespace: z.string().min(1).max(253).optional(),
-    labels: labelsSchema.optional(),
-  }),
+  ...resourceHeader(TOPOLOGY_API_VERSION, 'Topology'),
   spec: z.looseObject({
     schedule: z.string().optional(),
     interval: z.number().optional(),
@@ -400,11 +381,7 @@ export function parseTopology(doc: ResourceDocument, checkers: ReadonlyMap<strin
   errors.push(...checker.errors);
   if (errors.length) throw new ResourceErrors(errors.slice(0, 50));
   return {
-    name: resource.metadata.name,
-    namespace: resource.metadata.namespace ?? 'default',
-    labels: resource.metadata.labels ?? {},
-    schedule,
-    resource: doc.data as Record<string, unknown>,
+    ...storedResource(doc, resource.metadata, schedule),
     root,
   };
 }

@@ -1,0 +1,123 @@
+// The in-process half of a database-leased scheduler, the base of the topology and catalog engines:
+// a poll loop that claims due rows (up to the free capacity) and runs them, Run Now under the same
+// lease, stop() that waits for the runs under way, and an optional periodic pass. An engine
+// supplies run(row) and ends it with finish(). The SQL half is in leases.ts.
+import os from 'node:os';
+import type { Database } from '../db/database.js';
+import { claimDue, finishRun, releaseAllLeases, tryLease, type LeasedRow, type LeasedTable } from './leases.js';
+
+/** What callers may set; each engine has its own defaults. */
+export interface SchedulingOptions {
+  /** How often to look for due rows. */
+  pollMs?: number;
+  /** Rows run at the same time by this replica. */
+  maxConcurrent?: number;
+  /** How long a claimed row stays with this replica before another may take it. */
+  leaseMs?: number;
+}
+
+export interface ScheduledJob {
+  /** Log prefix: `${name} scheduler: …`. */
+  name: string;
+  /** What one row is called in logs: `${rowLabel} namespace/name: …`. */
+  rowLabel: string;
+  table: LeasedTable;
+  /** A pass repeated every `everyMs` (0: none) while started; counted as in flight. */
+  periodic?: { everyMs: number; pass: () => Promise<unknown>; label: string };
+}
+
+export abstract class LeasedScheduler<Row extends LeasedRow, Result> {
+  readonly owner = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  private timer: NodeJS.Timeout | undefined;
+  private periodicTimer: NodeJS.Timeout | undefined;
+  private inFlight = new Set<Promise<unknown>>();
+  private stopping = false;
+
+  private readonly o: ScheduledJob & Required<SchedulingOptions>;
+
+  constructor(
+    protected readonly db: Database,
+    job: ScheduledJob,
+    options: SchedulingOptions,
+    defaults: Required<SchedulingOptions>,
+  ) {
+    this.o = {
+      ...job,
+      pollMs: options.pollMs ?? defaults.pollMs,
+      maxConcurrent: options.maxConcurrent ?? defaults.maxConcurrent,
+      leaseMs: options.leaseMs ?? defaults.leaseMs,
+    };
+  }
+
+  /** One run of a row already leased by this replica; it ends with finish(). */
+  abstract run(row: Row, scheduled: boolean): Promise<Result>;
+
+  start(): void {
+    this.stopping = false;
+    const fail = (e: unknown) => console.error(`${this.o.name} scheduler:`, (e as Error).message);
+    const loop = async () => {
+      if (this.stopping) return;
+      try {
+        await this.tick();
+      } catch (e) {
+        fail(e);
+      }
+      if (!this.stopping) this.timer = setTimeout(loop, this.o.pollMs);
+    };
+    const begin = async () => {
+      // One process owns the embedded database: leases left by a previous run are stale.
+      if (this.db.kind === 'pglite') await releaseAllLeases(this.db, this.o.table).catch(fail);
+      await loop();
+    };
+    this.timer = setTimeout(() => void begin(), 0);
+    const periodic = this.o.periodic;
+    if (periodic && periodic.everyMs > 0) {
+      const repeat = () => {
+        if (this.stopping) return;
+        const pass = periodic
+          .pass()
+          .catch((e: unknown) => console.error(`${periodic.label}:`, (e as Error).message))
+          .finally(() => {
+            this.inFlight.delete(pass);
+            if (!this.stopping) this.periodicTimer = setTimeout(repeat, periodic.everyMs);
+          });
+        this.inFlight.add(pass);
+      };
+      this.periodicTimer = setTimeout(repeat, periodic.everyMs);
+    }
+  }
+
+  /** Stops claiming work and waits for the runs under way to finish and record. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.timer);
+    clearTimeout(this.periodicTimer);
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Claims what is due (up to the free capacity) and starts it; returns how many were started. */
+  async tick(): Promise<number> {
+    const free = this.o.maxConcurrent - this.inFlight.size;
+    if (free <= 0) return 0;
+    const due = await claimDue<Row>(this.db, this.o.table, this.owner, free, this.o.leaseMs);
+    for (const row of due) {
+      const run = this.run(row, true)
+        .catch((e: unknown) => console.error(`${this.o.rowLabel} ${row.namespace}/${row.name}:`, (e as Error).message))
+        .finally(() => this.inFlight.delete(run));
+      this.inFlight.add(run);
+    }
+    return due.length;
+  }
+
+  /** Runs a row now (Run Now); refused while a run of it is under way. */
+  async runNow(id: string): Promise<Result | 'busy' | 'not-found'> {
+    const leased = await tryLease<Row>(this.db, this.o.table, id, this.owner, this.o.leaseMs);
+    if (typeof leased === 'string') return leased;
+    return this.run(leased, false);
+  }
+
+  /** Ends a run of this replica: releases the lease; a scheduled run also moves next_runtime along. */
+  protected finish(row: Row, startedAt: Date, scheduled: boolean): Promise<void> {
+    return finishRun(this.db, this.o.table, row, this.owner, startedAt, scheduled);
+  }
+}
