@@ -922,11 +922,19 @@ async function summaryBench(): Promise<void> {
   const rowsOut: (string | number)[][] = [];
   const verdicts: string[] = [];
   const sm = meters(SUMMARY_DB);
-  for (const range of ranges) {
+  // Each range twice: uncached (`Cache-Control: no-cache`: the server computes every answer; the
+  // goal is judged on these), then as a browser asks (answers reused for SUMMARY_CACHE_MS; the row
+  // says how many were served from the cache).
+  const measured = ranges.flatMap((range) => [
+    { range, cached: false },
+    { range, cached: true },
+  ]);
+  for (const { range, cached } of measured) {
     const path = `/api/canary/api/summary?start=${range}`;
+    const headers: Record<string, string> = cached ? { cookie } : { cookie, 'cache-control': 'no-cache' };
     const one = async () => {
       const t = performance.now();
-      const r = await fetch(server.origin + path, { headers: { cookie } });
+      const r = await fetch(server.origin + path, { headers });
       const text = await r.text();
       const ms = performance.now() - t;
       let serverMs = NaN;
@@ -938,9 +946,17 @@ async function summaryBench(): Promise<void> {
       } catch {
         // an error body
       }
-      return { ms, status: r.status, bytes: text.length, serverMs, checks, text };
+      return {
+        ms,
+        status: r.status,
+        bytes: text.length,
+        serverMs,
+        checks,
+        text,
+        hit: r.headers.get('x-summary-cache') === 'hit',
+      };
     };
-    process.stdout.write(`  ${path}: `);
+    process.stdout.write(`  ${path}${cached ? ' (cached)' : ''}: `);
     const warm = await one();
     if (warm.status !== 200) log(`(warm-up answered ${warm.status}: ${warm.text.slice(0, 300)}) `);
     const before = cpuSnap(server.child.process.pid, undefined, sm);
@@ -958,7 +974,7 @@ async function summaryBench(): Promise<void> {
     log(`${samples.length} requests`);
     const p95 = percentile(lat, 95);
     rowsOut.push([
-      `start=${range}`,
+      `start=${range}${cached ? ` (cache, ${samples.filter((x) => x.hit).length} hits)` : ' (uncached)'}`,
       samples.length,
       `${ok.length}/${samples.length}`,
       fmt(percentile(lat, 50)),
@@ -971,9 +987,9 @@ async function summaryBench(): Promise<void> {
       pct(cpu.postgres),
       pct(cpu.other),
     ]);
-    if (range === '1h' || range === '30d')
+    if (!cached)
       verdicts.push(
-        `start=${range}: p95 ${fmt(p95)} ms — goal < ${SUMMARY_GOAL_MS} ms: ${ok.length === samples.length && p95 < SUMMARY_GOAL_MS ? 'met' : 'NOT met'}`,
+        `start=${range} uncached: p95 ${fmt(p95)} ms — goal < ${SUMMARY_GOAL_MS} ms: ${ok.length === samples.length && p95 < SUMMARY_GOAL_MS ? 'met' : 'NOT met'}`,
       );
     const failed = samples.find((x) => x.status !== 200);
     if (failed) log(`    a failed request answered ${failed.status}: ${failed.text.slice(0, 300)}`);

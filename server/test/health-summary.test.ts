@@ -5,7 +5,9 @@
 // runs newer than the last roll-up included, percentiles within the roll-ups' approximation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpsdeck, type Opsdeck } from '../src/app.js';
+import { summarySqlFor } from '../src/health/api.js';
 import { DEFAULT_RETENTION, rollupAndPrune } from '../src/health/rollup.js';
+import { recordResult } from '../src/health/store.js';
 import { createTestUser, type TestUser } from './helpers/auth.js';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
 
@@ -54,8 +56,12 @@ describe.each(databaseKinds())('health summary from roll-ups on %s', (kind) => {
     }
   }
 
+  // The history is written straight into the database, behind the server's back: ask for a fresh
+  // answer (the server reuses one for a few seconds otherwise; see the last tests).
   async function summary(start: string): Promise<Record<string, Item>> {
-    const res = await fetch(`${app.url}/api/canary/api/summary?start=${start}`, { headers: viewer.headers });
+    const res = await fetch(`${app.url}/api/canary/api/summary?start=${start}`, {
+      headers: { ...viewer.headers, 'cache-control': 'no-cache' },
+    });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { checks_summary: Item[] };
     return Object.fromEntries(body.checks_summary.map((c) => [c.name, c]));
@@ -185,5 +191,88 @@ describe.each(databaseKinds())('health summary from roll-ups on %s', (kind) => {
       const e = expected(name, 0);
       expect(week[name]!.uptime).toMatchObject({ passed: e.passed, failed: e.failed });
     }
+  });
+
+  it('builds the same JSON as the json_build_object version did, key for key', async () => {
+    // The output part of the summary before it was built from one flat row per check.
+    const OLD_OUTPUT = `
+SELECT coalesce(json_agg(json_build_object(
+  'id', c.id, 'canary_id', c.canary_id, 'canary_name', ca.name, 'canary_namespace', ca.namespace,
+    'agent_id', c.agent_id, 'agent_name', ag.name, 'labels', ca.labels || c.labels, 'status', c.status, 'type', c.type, 'name', c.name,
+  'namespace', c.namespace, 'owner', c.owner, 'severity', c.severity, 'icon', c.icon, 'description', c.description,
+  'endpoint', c.endpoint,
+  'uptime', json_build_object('passed', coalesce(s.passed, 0), 'failed', coalesce(s.failed, 0), 'last_pass', s.last_pass, 'last_fail', s.last_fail),
+  'latency', json_build_object('p95', s.p95, 'p97', s.p97, 'p99', s.p99, 'rolling1h', s.rolling1h),
+  'last_runtime', c.last_runtime, 'last_transition_time', c.last_transition_time, 'next_runtime', c.next_runtime,
+  'created_at', c.created_at, 'updated_at', c.updated_at, 'deleted_at', c.deleted_at
+) ORDER BY ca.name, c.name), '[]')::text AS checks
+FROM checks c
+JOIN canaries ca ON ca.id = c.canary_id
+LEFT JOIN agents ag ON ag.id = c.agent_id
+LEFT JOIN s ON s.check_id = c.id
+WHERE c.deleted_at IS NULL AND ca.deleted_at IS NULL
+  AND ($3::jsonb IS NULL OR (ca.labels || c.labels) @> $3::jsonb)`;
+    const end = new Date();
+    for (const [ms, labels] of [
+      [HOUR, null],
+      [2 * 86_400_000, null],
+      [7 * 86_400_000, null],
+      [7 * 86_400_000, '{"nope":"x"}'],
+    ] as const) {
+      const start = new Date(end.getTime() - ms);
+      const sql = summarySqlFor(start, end);
+      const cut = sql.indexOf('\nSELECT coalesce(json_agg(x ORDER BY');
+      expect(cut).toBeGreaterThan(0);
+      const [now, old] = await Promise.all(
+        [sql, sql.slice(0, cut) + OLD_OUTPUT].map(async (q) => {
+          const { rows } = await test.db.query<{ checks: string }>(q, [start, end, labels]);
+          return JSON.parse(rows[0]!.checks) as Record<string, unknown>[];
+        }),
+      );
+      expect(now).toEqual(old);
+      // Same keys in the same order, nested ones too.
+      expect(JSON.stringify(now)).toBe(JSON.stringify(old));
+      if (!labels) expect(now.length).toBe(2);
+    }
+  });
+
+  it('reuses an answer for the same query for a few seconds, until this process writes health data', async () => {
+    const get = (query: string, headers: Record<string, string> = {}) =>
+      fetch(`${app.url}/api/canary/api/summary?${query}`, { headers: { ...viewer.headers, ...headers } });
+    const first = await get('start=3h');
+    expect(first.status).toBe(200);
+    const firstBody = (await first.json()) as { checks_summary: Item[] };
+    const again = await get('start=3h');
+    expect(again.headers.get('x-summary-cache')).toBe('hit');
+    expect(((await again.json()) as { checks_summary: Item[] }).checks_summary).toEqual(firstBody.checks_summary);
+    // Another query, or a request that asks for a fresh answer, is computed.
+    expect((await get('start=4h')).headers.get('x-summary-cache')).toBe('miss');
+    expect((await get('start=3h', { 'cache-control': 'no-cache' })).headers.get('x-summary-cache')).toBe('miss');
+    // A write of this process (a check's result) makes the next answer fresh.
+    const t = Date.now();
+    await recordResult(
+      test.db,
+      ids.steady!,
+      { pass: false, invalid: false, durationMs: 42, message: null, error: 'down', details: undefined },
+      new Date(t),
+    );
+    runs.steady!.push([t, false, 42]);
+    const after = await get('start=3h');
+    expect(after.headers.get('x-summary-cache')).toBe('miss');
+    const steady = ((await after.json()) as { checks_summary: Item[] }).checks_summary.find(
+      (c) => c.name === 'steady',
+    )!;
+    const e = expected('steady', t - 3 * HOUR);
+    expect(steady.uptime).toMatchObject({ passed: e.passed, failed: e.failed });
+    expect(iso(steady.uptime.last_fail)).toBe(new Date(t).toISOString());
+    // Concurrent identical requests share one computation (a single flight).
+    await recordResult(
+      test.db,
+      ids.steady!,
+      { pass: true, invalid: false, durationMs: 43, message: null, error: null, details: undefined },
+      new Date(t + 1),
+    );
+    const both = await Promise.all([get('start=3h'), get('start=3h')]);
+    expect(both.map((r) => r.headers.get('x-summary-cache')).sort()).toEqual(['hit', 'miss']);
   });
 });

@@ -11,7 +11,7 @@ import { parseCanary, type CanaryDefinition } from './canary.js';
 import type { Checker } from './checker.js';
 import type { HealthEngine } from './engine.js';
 import { parseDuration } from './checkers/duration.js';
-import { applyCanary, deleteCanary } from './store.js';
+import { applyCanary, deleteCanary, healthWrites } from './store.js';
 
 interface Deps {
   db: Database;
@@ -39,22 +39,26 @@ export function parseTime(value: string | undefined, now = Date.now()): Date | u
   return new Date(t);
 }
 
-/** The JSON of each check, around a per-check aggregate `s` (see SUMMARY_SQL and ROLLUP_SUMMARY_SQL). */
+/**
+ * The JSON of each check, around a per-check aggregate `s` (see SUMMARY_SQL and ROLLUP_SUMMARY_SQL).
+ * One flat row per check turned into JSON by row_to_json (the nested uptime and latency objects are
+ * row values too): several times faster than json_build_object for 10,000 checks, same keys in the
+ * same order.
+ */
 const SUMMARY_OUTPUT = `
-SELECT coalesce(json_agg(json_build_object(
-  'id', c.id, 'canary_id', c.canary_id, 'canary_name', ca.name, 'canary_namespace', ca.namespace,
-    'agent_id', c.agent_id, 'agent_name', ag.name, 'labels', ca.labels || c.labels, 'status', c.status, 'type', c.type, 'name', c.name,
-  'namespace', c.namespace, 'owner', c.owner, 'severity', c.severity, 'icon', c.icon, 'description', c.description,
-  'endpoint', c.endpoint,
-  'uptime', json_build_object('passed', coalesce(s.passed, 0), 'failed', coalesce(s.failed, 0), 'last_pass', s.last_pass, 'last_fail', s.last_fail),
-  'latency', json_build_object('p95', s.p95, 'p97', s.p97, 'p99', s.p99, 'rolling1h', s.rolling1h),
-  'last_runtime', c.last_runtime, 'last_transition_time', c.last_transition_time, 'next_runtime', c.next_runtime,
-  'created_at', c.created_at, 'updated_at', c.updated_at, 'deleted_at', c.deleted_at
-) ORDER BY ca.name, c.name), '[]')::text AS checks
+SELECT coalesce(json_agg(x ORDER BY ca.name, c.name), '[]')::text AS checks
 FROM checks c
 JOIN canaries ca ON ca.id = c.canary_id
 LEFT JOIN agents ag ON ag.id = c.agent_id
 LEFT JOIN s ON s.check_id = c.id
+CROSS JOIN LATERAL (
+  SELECT c.id, c.canary_id, ca.name AS canary_name, ca.namespace AS canary_namespace, c.agent_id,
+    ag.name AS agent_name, ca.labels || c.labels AS labels, c.status, c.type, c.name, c.namespace, c.owner,
+    c.severity, c.icon, c.description, c.endpoint,
+    (SELECT u FROM (SELECT coalesce(s.passed, 0) AS passed, coalesce(s.failed, 0) AS failed, s.last_pass, s.last_fail) u) AS uptime,
+    (SELECT l FROM (SELECT s.p95, s.p97, s.p99, s.rolling1h) l) AS latency,
+    c.last_runtime, c.last_transition_time, c.next_runtime, c.created_at, c.updated_at, c.deleted_at
+) x
 WHERE c.deleted_at IS NULL AND ca.deleted_at IS NULL
   AND ($3::jsonb IS NULL OR (ca.labels || c.labels) @> $3::jsonb)`;
 
@@ -126,6 +130,14 @@ export function summarySqlFor(start: Date, end: Date): string {
       : DAILY_SUMMARY_SQL;
 }
 
+/**
+ * How long a summary answer may be reused for the same query (a single flight: requests that arrive
+ * while one is computed wait for it). Reused only while this process has written no health data
+ * since it was computed (see healthWrites); `Cache-Control: no-cache` on the request skips it.
+ */
+export const SUMMARY_CACHE_MS = 5_000;
+const SUMMARY_CACHE_ENTRIES = 8;
+
 /** Reads the body as text and applies every Canary in it. */
 async function applyText(text: string, deps: Deps, createdBy: string): Promise<{ applied: unknown[] }> {
   const docs = parseDocuments(text);
@@ -143,6 +155,8 @@ async function applyText(text: string, deps: Deps, createdBy: string): Promise<{
 export function healthRoutes(deps: Deps): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const { db, identity, engine } = deps;
+  // The checks' JSON of recent summaries, by normalized query; the answers do not depend on the caller.
+  const summaries = new Map<string, { at: number; writes: number; checks: Promise<string> }>();
 
   app.onError((err, c) => {
     const body = resourceErrorBody(err);
@@ -207,9 +221,37 @@ export function healthRoutes(deps: Deps): Hono<AuthEnv> {
         throw new HttpError(400, 'VALIDATION', 'labels must be a JSON object of label names to values');
       }
     }
-    const { rows } = await db.query<{ checks: string }>(summarySqlFor(start, end), [start, end, labels]);
-    const body = `{"duration":${Math.round(performance.now() - started)},"runnerName":"local","checks_summary":${rows[0]!.checks}}`;
-    return c.body(body, 200, { 'content-type': 'application/json; charset=utf-8' });
+    const key = JSON.stringify([
+      c.req.query('start') ?? c.req.query('timeRange') ?? '',
+      c.req.query('end') ?? '',
+      labels,
+    ]);
+    const now = Date.now();
+    const writes = healthWrites();
+    let entry = summaries.get(key);
+    const fresh = !!entry && entry.writes === writes && now - entry.at < SUMMARY_CACHE_MS;
+    const hit = fresh && !/no-cache/i.test(c.req.header('cache-control') ?? '');
+    if (!hit) {
+      const checks = db
+        .query<{ checks: string }>(summarySqlFor(start, end), [start, end, labels])
+        .then(({ rows }) => rows[0]!.checks);
+      entry = { at: now, writes, checks };
+      for (const [k, e] of summaries) if (now - e.at >= SUMMARY_CACHE_MS || e.writes !== writes) summaries.delete(k);
+      if (summaries.size >= SUMMARY_CACHE_ENTRIES) summaries.delete(summaries.keys().next().value!);
+      summaries.set(key, entry);
+      // Forgotten once stale (an answer is ~9 MB for 10,000 checks), or at once if it failed.
+      const forget = () => {
+        if (summaries.get(key) === entry) summaries.delete(key);
+      };
+      setTimeout(forget, SUMMARY_CACHE_MS).unref();
+      checks.catch(forget);
+    }
+    const checks = await entry!.checks;
+    const body = `{"duration":${Math.round(performance.now() - started)},"runnerName":"local","checks_summary":${checks}}`;
+    return c.body(body, 200, {
+      'content-type': 'application/json; charset=utf-8',
+      'x-summary-cache': hit ? 'hit' : 'miss',
+    });
   });
 
   // Uptime, latency percentiles and a health series for one check over a range.

@@ -4,6 +4,7 @@
 // that time and raw statuses after it.
 import os from 'node:os';
 import type { Database } from '../db/database.js';
+import { noteHealthWrite } from './store.js';
 
 export interface RetentionOptions {
   /** Raw check_statuses older than this are deleted (roll-ups keep the history). */
@@ -85,6 +86,7 @@ export async function rollupAndPrune(db: Database, retention = DEFAULT_RETENTION
     ]);
     return { ran: true, hourly, daily, pruned };
   });
+  noteHealthWrite();
   if (result.ran) {
     await db.query(
       `INSERT INTO job_history (name, success_count, details, hostname, duration_millis, resource_type, status, time_start, time_end)

@@ -5,6 +5,23 @@ import { parseSchedule } from './schedule.js';
 
 export const NO_AGENT = '00000000-0000-0000-0000-000000000000';
 
+let writes = 0;
+/**
+ * How many times this process has written health data (canaries, checks, statuses, roll-ups): the
+ * summary reuses a recent answer only while this has not changed.
+ */
+export function healthWrites(): number {
+  return writes;
+}
+/** Marks a write of health data (see healthWrites). */
+export function noteHealthWrite(): void {
+  writes++;
+}
+/** Notes a write once it has committed (or failed). */
+function afterWrite<T>(p: Promise<T>): Promise<T> {
+  return p.finally(noteHealthWrite);
+}
+
 export interface AppliedCanary {
   id: string;
   created: boolean;
@@ -22,96 +39,100 @@ export async function applyCanary(
   opts: { source?: string; createdBy?: string | null } = {},
 ): Promise<AppliedCanary> {
   const schedule = parseSchedule(def.schedule, undefined);
-  return db.transaction(async (tx) => {
-    const existing = await tx.query<{ id: string; schedule: string | null }>(
-      `SELECT id, schedule FROM canaries WHERE agent_id = $1 AND namespace = $2 AND name = $3 AND deleted_at IS NULL FOR UPDATE`,
-      [NO_AGENT, def.namespace, def.name],
-    );
-    let id: string;
-    const created = existing.rows.length === 0;
-    if (created) {
-      const { rows } = await tx.query<{ id: string }>(
-        `INSERT INTO canaries (name, namespace, labels, spec, source, schedule, created_by, next_runtime)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-        [
-          def.name,
-          def.namespace,
-          JSON.stringify(def.labels),
-          JSON.stringify(def.resource),
-          opts.source ?? 'UI',
-          def.schedule,
-          opts.createdBy ?? null,
-          firstRun(schedule.periodMs),
-        ],
+  return afterWrite(
+    db.transaction(async (tx) => {
+      const existing = await tx.query<{ id: string; schedule: string | null }>(
+        `SELECT id, schedule FROM canaries WHERE agent_id = $1 AND namespace = $2 AND name = $3 AND deleted_at IS NULL FOR UPDATE`,
+        [NO_AGENT, def.namespace, def.name],
       );
-      id = rows[0]!.id;
-    } else {
-      id = existing.rows[0]!.id;
-      const rescheduled = existing.rows[0]!.schedule !== def.schedule;
-      await tx.query(
-        `UPDATE canaries SET labels = $2, spec = $3, schedule = $4, updated_at = now(),
+      let id: string;
+      const created = existing.rows.length === 0;
+      if (created) {
+        const { rows } = await tx.query<{ id: string }>(
+          `INSERT INTO canaries (name, namespace, labels, spec, source, schedule, created_by, next_runtime)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+          [
+            def.name,
+            def.namespace,
+            JSON.stringify(def.labels),
+            JSON.stringify(def.resource),
+            opts.source ?? 'UI',
+            def.schedule,
+            opts.createdBy ?? null,
+            firstRun(schedule.periodMs),
+          ],
+        );
+        id = rows[0]!.id;
+      } else {
+        id = existing.rows[0]!.id;
+        const rescheduled = existing.rows[0]!.schedule !== def.schedule;
+        await tx.query(
+          `UPDATE canaries SET labels = $2, spec = $3, schedule = $4, updated_at = now(),
            next_runtime = CASE WHEN $5 THEN $6::timestamptz ELSE next_runtime END
          WHERE id = $1`,
-        [
-          id,
-          JSON.stringify(def.labels),
-          JSON.stringify(def.resource),
-          def.schedule,
-          rescheduled,
-          firstRun(schedule.periodMs),
-        ],
-      );
-    }
-    const checks: AppliedCanary['checks'] = [];
-    for (const c of def.checks) {
-      const { rows } = await tx.query<{ id: string }>(
-        `INSERT INTO checks (canary_id, type, name, namespace, description, icon, labels, owner, severity, endpoint, spec)
+          [
+            id,
+            JSON.stringify(def.labels),
+            JSON.stringify(def.resource),
+            def.schedule,
+            rescheduled,
+            firstRun(schedule.periodMs),
+          ],
+        );
+      }
+      const checks: AppliedCanary['checks'] = [];
+      for (const c of def.checks) {
+        const { rows } = await tx.query<{ id: string }>(
+          `INSERT INTO checks (canary_id, type, name, namespace, description, icon, labels, owner, severity, endpoint, spec)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
          ON CONFLICT (canary_id, type, name) WHERE deleted_at IS NULL DO UPDATE SET
            namespace = EXCLUDED.namespace, description = EXCLUDED.description, icon = EXCLUDED.icon,
            labels = EXCLUDED.labels, owner = EXCLUDED.owner, severity = EXCLUDED.severity,
            endpoint = EXCLUDED.endpoint, spec = EXCLUDED.spec, updated_at = now()
          RETURNING id`,
-        [
-          id,
-          c.type,
-          c.name,
-          def.namespace,
-          c.description,
-          c.icon,
-          JSON.stringify(c.labels),
-          c.owner,
-          c.severity,
-          c.endpoint,
-          JSON.stringify(c.spec),
-        ],
+          [
+            id,
+            c.type,
+            c.name,
+            def.namespace,
+            c.description,
+            c.icon,
+            JSON.stringify(c.labels),
+            c.owner,
+            c.severity,
+            c.endpoint,
+            JSON.stringify(c.spec),
+          ],
+        );
+        checks.push({ id: rows[0]!.id, type: c.type, name: c.name });
+      }
+      // New checks show when they will first run.
+      await tx.query(
+        `UPDATE checks SET next_runtime = (SELECT next_runtime FROM canaries WHERE id = $1) WHERE canary_id = $1 AND deleted_at IS NULL`,
+        [id],
       );
-      checks.push({ id: rows[0]!.id, type: c.type, name: c.name });
-    }
-    // New checks show when they will first run.
-    await tx.query(
-      `UPDATE checks SET next_runtime = (SELECT next_runtime FROM canaries WHERE id = $1) WHERE canary_id = $1 AND deleted_at IS NULL`,
-      [id],
-    );
-    // Checks no longer in the spec go away (their history stays).
-    await tx.query(
-      `UPDATE checks SET deleted_at = now() WHERE canary_id = $1 AND deleted_at IS NULL AND transformed_by IS NULL AND NOT (id = ANY($2::uuid[]))`,
-      [id, checks.map((c) => c.id)],
-    );
-    return { id, created, checks };
-  });
+      // Checks no longer in the spec go away (their history stays).
+      await tx.query(
+        `UPDATE checks SET deleted_at = now() WHERE canary_id = $1 AND deleted_at IS NULL AND transformed_by IS NULL AND NOT (id = ANY($2::uuid[]))`,
+        [id, checks.map((c) => c.id)],
+      );
+      return { id, created, checks };
+    }),
+  );
 }
 
 export async function deleteCanary(db: Database, id: string): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const { rows } = await tx.query(
-      `UPDATE canaries SET deleted_at = now() WHERE id::text = $1 AND deleted_at IS NULL RETURNING id`,
-      [id],
-    );
-    if (!rows[0]) return false;
-    await tx.query(`UPDATE checks SET deleted_at = now() WHERE canary_id::text = $1 AND deleted_at IS NULL`, [id]);
-    return true;
-  });
+  return afterWrite(
+    db.transaction(async (tx) => {
+      const { rows } = await tx.query(
+        `UPDATE canaries SET deleted_at = now() WHERE id::text = $1 AND deleted_at IS NULL RETURNING id`,
+        [id],
+      );
+      if (!rows[0]) return false;
+      await tx.query(`UPDATE checks SET deleted_at = now() WHERE canary_id::text = $1 AND deleted_at IS NULL`, [id]);
+      return true;
+    }),
+  );
 }
 
 export interface DueCanary {
@@ -148,7 +169,9 @@ export async function finishRun(db: Queryable, c: DueCanary, owner: string, star
      WHERE id = $1 AND lease_owner = $2`,
     [c.id, owner, startedAt, next],
   );
-  await db.query(`UPDATE checks SET next_runtime = $2 WHERE canary_id = $1 AND deleted_at IS NULL`, [c.id, next]);
+  await afterWrite(
+    db.query(`UPDATE checks SET next_runtime = $2 WHERE canary_id = $1 AND deleted_at IS NULL`, [c.id, next]),
+  );
 }
 
 /** Takes the canary's lease for a run outside the schedule (Run Now); false when a run is under way. */
@@ -188,49 +211,51 @@ export async function recordResult(
   r: StoredResult,
   time: Date,
 ): Promise<{ transitioned: boolean }> {
-  return db.transaction(async (tx) => {
-    const status = r.pass ? 'healthy' : 'unhealthy';
-    await tx.query(
-      `INSERT INTO check_statuses (check_id, time, status, invalid, duration, message, error, details)
+  return afterWrite(
+    db.transaction(async (tx) => {
+      const status = r.pass ? 'healthy' : 'unhealthy';
+      await tx.query(
+        `INSERT INTO check_statuses (check_id, time, status, invalid, duration, message, error, details)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (check_id, time) DO NOTHING`,
-      [
-        checkId,
-        time,
-        r.pass,
-        r.invalid,
-        Math.round(r.durationMs),
-        r.message,
-        r.error,
-        r.details === undefined ? null : JSON.stringify(r.details),
-      ],
-    );
-    const { rows } = await tx.query<{ previous: string | null; canary_id: string; name: string; type: string }>(
-      `WITH prev AS (SELECT status FROM checks WHERE id = $1 FOR UPDATE)
+        [
+          checkId,
+          time,
+          r.pass,
+          r.invalid,
+          Math.round(r.durationMs),
+          r.message,
+          r.error,
+          r.details === undefined ? null : JSON.stringify(r.details),
+        ],
+      );
+      const { rows } = await tx.query<{ previous: string | null; canary_id: string; name: string; type: string }>(
+        `WITH prev AS (SELECT status FROM checks WHERE id = $1 FOR UPDATE)
        UPDATE checks c SET status = $2, last_runtime = $3, updated_at = now(),
          last_transition_time = CASE WHEN prev.status IS DISTINCT FROM $2 THEN $3 ELSE c.last_transition_time END
        FROM prev WHERE c.id = $1
        RETURNING prev.status AS previous, c.canary_id, c.name, c.type`,
-      [checkId, status, time],
-    );
-    const row = rows[0];
-    const transitioned = !!row && row.previous !== status;
-    if (row && transitioned) {
-      await tx.query(`INSERT INTO event_queue (name, properties) VALUES ($1, $2)`, [
-        r.pass ? 'check.passed' : 'check.failed',
-        JSON.stringify({
-          id: checkId,
-          canary_id: row.canary_id,
-          name: row.name,
-          type: row.type,
-          status,
-          previous: row.previous,
-          message: r.message,
-          error: r.error,
-        }),
-      ]);
-    }
-    return { transitioned };
-  });
+        [checkId, status, time],
+      );
+      const row = rows[0];
+      const transitioned = !!row && row.previous !== status;
+      if (row && transitioned) {
+        await tx.query(`INSERT INTO event_queue (name, properties) VALUES ($1, $2)`, [
+          r.pass ? 'check.passed' : 'check.failed',
+          JSON.stringify({
+            id: checkId,
+            canary_id: row.canary_id,
+            name: row.name,
+            type: row.type,
+            status,
+            previous: row.previous,
+            message: r.message,
+            error: r.error,
+          }),
+        ]);
+      }
+      return { transitioned };
+    }),
+  );
 }
 
 export interface RunSummary {
