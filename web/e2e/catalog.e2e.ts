@@ -136,6 +136,30 @@ describe('catalog', () => {
     // The sidebar shows the scraper that read it.
     expect(await page.getByTestId('config-sidebar').textContent()).toContain('shop-files');
     await screenshot(page, 'catalog-item-config');
+
+    // The selected lines become config evidence of a new incident, with 3 lines of context.
+    const configId = deploymentPath.split('/').pop()!;
+    await page.getByRole('button', { name: 'Link to Incident' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Link to Incident' });
+    await dialog.getByLabel('Incident title').fill('web deployment drifted');
+    await dialog.getByLabel('Type').selectOption('reliability');
+    await dialog.getByLabel('Severity').selectOption('high');
+    await dialog.getByRole('button', { name: 'Link', exact: true }).click();
+    await expect
+      .poll(async () => {
+        const { rows } = await app.db.query<{ type: string; config_id: string; evidence: unknown }>(
+          `SELECT e.type, e.config_id, e.evidence FROM incidents i
+           JOIN hypotheses h ON h.incident_id = i.id JOIN evidences e ON e.hypothesis_id = h.id
+           WHERE i.title = 'web deployment drifted'`,
+        );
+        return rows[0];
+      })
+      .toMatchObject({ type: 'config', config_id: configId });
+    const { rows } = await app.db.query<{
+      evidence: { lines: Record<string, string>; selected_lines: Record<string, string> };
+    }>(`SELECT e.evidence FROM evidences e WHERE e.config_id = $1`, [configId]);
+    expect(Object.keys(rows[0]!.evidence.selected_lines)).toEqual(['2', '3']);
+    expect(Object.keys(rows[0]!.evidence.lines).map(Number)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
   it('shows a change after the file is edited and scraped again, with its diff', async () => {

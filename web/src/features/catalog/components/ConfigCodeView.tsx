@@ -8,6 +8,7 @@ import { CopyButton } from '../../../ui/copy-button';
 import { LinkToIncidentButton } from '../../../ui/link-to-incident';
 import { cn } from '../../../ui/cn';
 import { readSelectedLines, toggleSelectedLine } from '../catalogParams';
+import { configLinesEvidence } from '../evidence';
 
 export type CodeFormat = 'json' | 'yaml';
 
@@ -16,21 +17,6 @@ export function configText(config: unknown, format: CodeFormat): string {
   if (config === null || config === undefined) return '';
   if (typeof config === 'string') return config;
   return format === 'yaml' ? stringify(config, { lineWidth: 0 }).trimEnd() : JSON.stringify(config, null, 2);
-}
-
-/**
- * The evidence payload of the shown lines: the selected lines and 3 lines of context around each
- * (line number → text), so the incident shows the excerpt even after the config changes.
- */
-export function configLinesEvidence(lines: readonly string[], selected: ReadonlySet<number>) {
-  const picked = selected.size ? [...selected] : [1];
-  const kept: Record<string, string> = {};
-  const chosen: Record<string, string> = {};
-  for (const n of picked) {
-    if (selected.has(n) && lines[n - 1] !== undefined) chosen[n] = lines[n - 1]!;
-    for (let k = Math.max(1, n - 3); k <= Math.min(lines.length, n + 3); k++) kept[k] = lines[k - 1]!;
-  }
-  return { lines: kept, selected_lines: chosen };
 }
 
 export function ConfigCodeView({ config, item }: { config: unknown; item: { id: string; name: string | null } }) {
