@@ -308,6 +308,19 @@ describe.each(databaseKinds())('incidents on %s', (kind) => {
     expect(events.map((e) => e.name)).toEqual(['incident.created', 'incident.status.investigating']);
   });
 
+  it('answers 404 NOT_FOUND for responders, evidence and status of an unknown incident', async () => {
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    for (const [method, path, json] of [
+      ['POST', `/api/incidents/${unknown}/responders`, { type: 'person', person_id: unknown }],
+      ['POST', `/api/incidents/${unknown}/evidence`, { type: 'comment', description: 'x' }],
+      ['PATCH', `/api/incidents/${unknown}/status`, { status: 'closed' }],
+    ] as const) {
+      const res = await call(path, { method, json });
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(((await res.json()) as { code: string }).code, `${method} ${path}`).toBe('NOT_FOUND');
+    }
+  });
+
   it('refuses a disallowed status move with a 400 naming the allowed moves', async () => {
     const created = await createIncident({ title: 'Disk full', severity: 'low', type: 'availability' });
     expect(

@@ -45,7 +45,8 @@ export function incidentRoutes(deps: Deps): Hono<AuthEnv> {
 
   app.onError((err, c) => {
     if (err instanceof IncidentInputError) {
-      return c.json({ error: err.message, message: err.message, code: 'VALIDATION', field: err.field }, err.status);
+      const code = err.status === 404 ? 'NOT_FOUND' : 'VALIDATION';
+      return c.json({ error: err.message, message: err.message, code, field: err.field }, err.status);
     }
     const resource = resourceErrorBody(err);
     if (resource) return c.json(resource, 400);
