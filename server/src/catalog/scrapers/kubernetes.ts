@@ -4,10 +4,9 @@
 // with a kubeconfig (the entry's `kubeconfig`, a path or the YAML itself, else KUBECONFIG).
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { z } from 'zod';
+import { loadKubeConfig, loadKubernetesClient as loadClient } from '../../kubeconfig.js';
 import { envValueSchema } from '../../health/checkers/common.js';
 import { baseScraperFields, ScrapeError, type BaseScraperSpec, type RawDocument, type Scraper } from '../scraper.js';
-
-const loadClient = () => import('@kubernetes/client-node');
 
 /** Kinds listed when the entry names none, with their API versions. */
 export const DEFAULT_KINDS: Record<string, string> = {
@@ -44,24 +43,14 @@ export type KubernetesSpec = z.infer<typeof kubernetesSchema> & BaseScraperSpec;
 
 export const NO_KUBECONFIG = "no kubeconfig is configured: set the scraper's kubeconfig or KUBECONFIG";
 
-async function loadKubeConfig(value: string | undefined): Promise<KubeConfig> {
-  const { KubeConfig } = await loadClient();
-  const kc = new KubeConfig();
+async function scraperKubeConfig(value: string | undefined): Promise<KubeConfig> {
+  let kc: KubeConfig | undefined;
   try {
-    if (value?.trim()) {
-      if (/^(\/|~\/|\.\.?\/)/.test(value.trim()))
-        kc.loadFromFile(value.trim().replace(/^~(?=\/)/, process.env.HOME ?? '~'));
-      else kc.loadFromString(value);
-    } else if (process.env.KUBECONFIG?.trim()) {
-      kc.loadFromDefault();
-    } else {
-      throw new ScrapeError(NO_KUBECONFIG);
-    }
+    kc = await loadKubeConfig(value);
   } catch (e) {
-    if (e instanceof ScrapeError) throw e;
-    throw new ScrapeError(`kubeconfig could not be loaded: ${(e as Error).message}`);
+    throw new ScrapeError((e as Error).message);
   }
-  if (!kc.getCurrentCluster()) throw new ScrapeError('kubeconfig has no current cluster (set current-context)');
+  if (!kc) throw new ScrapeError(NO_KUBECONFIG);
   return kc;
 }
 
@@ -83,7 +72,7 @@ export const kubernetesScraper: Scraper<KubernetesSpec> = {
   type: 'kubernetes',
   schema: kubernetesSchema as z.ZodType<KubernetesSpec>,
   async scrape(spec, ctx): Promise<RawDocument[]> {
-    const kc = await loadKubeConfig(await ctx.resolve(spec.kubeconfig));
+    const kc = await scraperKubeConfig(await ctx.resolve(spec.kubeconfig));
     const { KubernetesObjectApi } = await loadClient();
     const api = KubernetesObjectApi.makeApiClient(kc);
     const cluster = spec.clusterName ?? kc.getCurrentCluster()?.name ?? 'kubernetes';

@@ -7,8 +7,8 @@
 import type { KubeConfig, KubernetesObject, KubernetesObjectApi } from '@kubernetes/client-node';
 
 /** The Kubernetes client is large: it loads on the first kubernetes check, not when the server starts. */
-const loadClient = () => import('@kubernetes/client-node');
 import { z } from 'zod';
+import { loadKubeConfig, loadKubernetesClient as loadClient } from '../../kubeconfig.js';
 import type { CheckContext, CheckResult, Checker } from '../checker.js';
 import {
   abortable,
@@ -168,25 +168,13 @@ function globToRegExp(glob: string): RegExp {
 }
 
 /** Loads the check's kubeconfig (a path, or the YAML itself), else KUBECONFIG; undefined when neither. */
-async function loadKubeConfig(spec: KubernetesSpec, ctx: CheckContext): Promise<KubeConfig | undefined> {
+async function checkKubeConfig(spec: KubernetesSpec, ctx: CheckContext): Promise<KubeConfig | undefined> {
   const value = spec.kubeconfig === undefined ? undefined : await resolveField(ctx, 'kubeconfig', spec.kubeconfig);
-  const { KubeConfig } = await loadClient();
-  const kc = new KubeConfig();
   try {
-    if (value?.trim()) {
-      if (/^(\/|~\/|\.\.?\/)/.test(value.trim()))
-        kc.loadFromFile(value.trim().replace(/^~(?=\/)/, process.env.HOME ?? '~'));
-      else kc.loadFromString(value);
-    } else if (process.env.KUBECONFIG?.trim()) {
-      kc.loadFromDefault();
-    } else {
-      return undefined;
-    }
+    return await loadKubeConfig(value);
   } catch (e) {
-    throw new SpecError(`kubeconfig could not be loaded: ${(e as Error).message}`);
+    throw new SpecError((e as Error).message);
   }
-  if (!kc.getCurrentCluster()) throw new SpecError('kubeconfig has no current cluster (set current-context)');
-  return kc;
 }
 
 /** An API error as a person reads it: "pods is forbidden: ... (HTTP 403)". */
@@ -255,7 +243,7 @@ async function run(spec: KubernetesSpec, ctx: CheckContext): Promise<CheckResult
     ctx,
     () => where,
     async () => {
-      const kc = await loadKubeConfig(spec, ctx);
+      const kc = await checkKubeConfig(spec, ctx);
       if (!kc) return invalid(NO_KUBECONFIG);
       where = kc.getCurrentCluster()?.server ?? '';
       const { KubernetesObjectApi } = await loadClient();
