@@ -302,6 +302,31 @@ describe.each(databaseKinds())('topology with catalog and incidents on %s', (kin
     expect(await res.json()).toEqual([{ id: ids['web-pod'], name: 'web-pod', external_id: 'web-pod-abc' }]);
   });
 
+  it('leaves out the incidents and the catalog while their features are disabled', async () => {
+    await test.db.query(
+      `INSERT INTO properties (name, value) VALUES ('incidents.disable', 'true'), ('config.disable', 'true')`,
+    );
+    app.ctx.identity.featuresChanged();
+    try {
+      const snap = await download(ids.frontend!, '?start=now-2d');
+      expect(snap.names).toEqual([
+        'README.md',
+        'check_statuses.json',
+        'checks.json',
+        'component.json',
+        'components.json',
+        'manifest.json',
+      ]);
+      const manifest = snap.json('manifest.json') as unknown as { omitted: string[] };
+      expect(manifest.omitted).toEqual(
+        expect.arrayContaining(['incidents.json', 'configs.json', 'config_changes.json']),
+      );
+    } finally {
+      await test.db.query(`DELETE FROM properties WHERE name IN ('incidents.disable', 'config.disable')`);
+      app.ctx.identity.featuresChanged();
+    }
+  });
+
   it('refuses snapshots while the topology feature is disabled', async () => {
     await test.db.query(`INSERT INTO properties (name, value) VALUES ('topology.disable', 'true')`);
     app.ctx.identity.featuresChanged();

@@ -84,7 +84,18 @@ async function capped(db: Queryable, sql: string, params: unknown[], limit: numb
 }
 
 /** Reads everything the snapshot holds, in one read-only transaction (one consistent picture). */
-export async function collectSnapshot(db: Database, q: SnapshotQuery): Promise<Snapshot | null> {
+/** The files each area's data goes into: left out when the caller may not read that area. */
+export const SNAPSHOT_AREAS = {
+  canaries: ['checks.json', 'check_statuses.json'],
+  config_scrapers: ['configs.json', 'config_changes.json', 'config_analysis.json', 'related_configs.json'],
+  incident: ['incidents.json'],
+} as const;
+
+export async function collectSnapshot(
+  db: Database,
+  q: SnapshotQuery,
+  omit: readonly string[] = [],
+): Promise<Snapshot | null> {
   return db.transaction(async (tx) => {
     const { rows: found } = await tx.query<Row & { id: string; name: string; path: string }>(
       `SELECT * FROM components WHERE id = $1 AND deleted_at IS NULL`,
@@ -230,6 +241,7 @@ export async function collectSnapshot(db: Database, q: SnapshotQuery): Promise<S
       files['related_components.json'] = relatedComponents;
       files['related_configs.json'] = relatedConfigs;
     }
+    for (const name of omit) delete files[name];
     const counts = Object.fromEntries(
       Object.entries(files)
         .filter(([, v]) => Array.isArray(v))
@@ -244,6 +256,7 @@ export async function collectSnapshot(db: Database, q: SnapshotQuery): Promise<S
       generated_at: new Date().toISOString(),
       counts,
       truncated,
+      omitted: omit,
       limits: SNAPSHOT_LIMITS,
     };
     const stamp = q.end.toISOString().replace(/[:.]/g, '-');
@@ -293,9 +306,20 @@ export function zipSnapshot(snapshot: Snapshot): Uint8Array {
 export function snapshotRoutes(deps: { db: Database; identity: Identity }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   app.get('/topology/:id', async (c) => {
-    await requirePermission(deps.identity, c.get('principal'), 'topologies', 'read');
+    const principal = c.get('principal');
+    await requirePermission(deps.identity, principal, 'topologies', 'read');
     const q = parseSnapshotQuery(c.req.param('id'), c.req.query());
-    const snapshot = await collectSnapshot(deps.db, q);
+    // Checks, configs and incidents go in only for a caller who may read them (role and feature flags).
+    const omit: string[] = [];
+    for (const [resource, names] of Object.entries(SNAPSHOT_AREAS)) {
+      try {
+        await requirePermission(deps.identity, principal, resource as keyof typeof SNAPSHOT_AREAS, 'read');
+      } catch (e) {
+        if (!(e instanceof HttpError)) throw e;
+        omit.push(...names);
+      }
+    }
+    const snapshot = await collectSnapshot(deps.db, q, omit);
     if (!snapshot) throw new HttpError(404, 'NOT_FOUND', 'No such component.');
     const zip = zipSnapshot(snapshot);
     // A copy that owns exactly its bytes (fflate's array may sit in a larger buffer).
