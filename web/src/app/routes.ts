@@ -197,11 +197,31 @@ export const ROUTES: AppRoute[] = [
   {
     path: '/playbooks',
     title: 'Playbooks',
-    load: placeholder,
-    props: { area: 'playbooks' },
+    load: () => import('../features/playbooks/PlaybooksPage'),
     access: { resource: 'playbooks', feature: 'playbooks' },
     layout: 'shell',
     nav: { group: 'main', label: 'Playbooks', icon: Workflow },
+  },
+  {
+    path: '/playbooks/runs',
+    title: 'Playbook Runs',
+    load: () => import('../features/playbooks/PlaybookRunsPage'),
+    access: { resource: 'playbook_runs', feature: 'playbooks' },
+    layout: 'shell',
+  },
+  {
+    path: '/playbooks/runs/:id',
+    title: 'Playbook Run',
+    load: () => import('../features/playbooks/run/PlaybookRunPage'),
+    access: { resource: 'playbook_runs', feature: 'playbooks' },
+    layout: 'shell',
+  },
+  {
+    path: '/playbooks/:id',
+    title: 'Playbook',
+    load: () => import('../features/playbooks/PlaybookEditPage'),
+    access: { resource: 'playbooks', feature: 'playbooks' },
+    layout: 'shell',
   },
   {
     path: '/notifications',

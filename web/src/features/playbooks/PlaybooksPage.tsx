@@ -1,0 +1,4 @@
+// Placeholder replaced by the playbooks screens under way.
+export default function PlaybooksPage() {
+  return null;
+}
