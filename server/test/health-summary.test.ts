@@ -5,7 +5,7 @@
 // runs newer than the last roll-up included, percentiles within the roll-ups' approximation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpsdeck, type Opsdeck } from '../src/app.js';
-import { summarySqlFor } from '../src/health/api.js';
+import { PRECOMPUTED_RANGES, refreshSummary, summarySqlFor } from '../src/health/summary.js';
 import { DEFAULT_RETENTION, rollupAndPrune } from '../src/health/rollup.js';
 import { recordResult } from '../src/health/store.js';
 import { createTestUser, type TestUser } from './helpers/auth.js';
@@ -274,5 +274,67 @@ WHERE c.deleted_at IS NULL AND ca.deleted_at IS NULL
     );
     const both = await Promise.all([get('start=3h'), get('start=3h')]);
     expect(both.map((r) => r.headers.get('x-summary-cache')).sort()).toEqual(['hit', 'miss']);
+  });
+
+  it('serves the usual ranges from precomputed figures, with runs recorded since merged in', async () => {
+    const get = (query: string, headers: Record<string, string> = {}) =>
+      fetch(`${app.url}/api/canary/api/summary?${query}`, { headers: { ...viewer.headers, ...headers } });
+    const body = async (r: Response) =>
+      Object.fromEntries(((await r.json()) as { checks_summary: Item[] }).checks_summary.map((c) => [c.name, c]));
+    // Never refreshed (the engines are off here): computed on request.
+    expect((await get('start=1h')).headers.get('x-summary-source')).toBe('live');
+    for (const range of PRECOMPUTED_RANGES) expect((await refreshSummary(test.db, range, 0)).ran).toBe(true);
+    // Younger than its period: another refresh does nothing.
+    expect((await refreshSummary(test.db, PRECOMPUTED_RANGES[0]!)).ran).toBe(false);
+    for (const [query, range] of [
+      ['start=1h', '1h'],
+      ['start=now-24h', '1d'],
+      ['start=1w', '7d'],
+      ['start=43200m', '30d'],
+    ] as const) {
+      const pre = await get(query);
+      expect(pre.headers.get('x-summary-source'), query).toBe('precomputed');
+      expect(Date.parse(pre.headers.get('x-summary-as-of')!)).toBeLessThanOrEqual(Date.now());
+      const live = await get(query, { 'cache-control': 'no-cache' });
+      expect(live.headers.get('x-summary-source')).toBe('live');
+      // The same figures as computed now (nothing was recorded in between).
+      expect(await body(pre), range).toEqual(await body(live));
+    }
+    // An absolute range, or one with an end, is computed on request.
+    expect(
+      (await get(`start=1h&end=${encodeURIComponent(new Date().toISOString())}`)).headers.get('x-summary-source'),
+    ).toBe('live');
+    expect((await get('start=2h')).headers.get('x-summary-source')).toBe('live');
+
+    // A run recorded after the refresh is counted at once.
+    const t = Date.now() + 1_000;
+    await recordResult(
+      test.db,
+      ids.flaky!,
+      { pass: false, invalid: false, durationMs: 77, message: null, error: 'down', details: undefined },
+      new Date(t),
+    );
+    runs.flaky!.push([t, false, 77]);
+    const merged = await body(await get('start=1h'));
+    const e = expected('flaky', t - HOUR);
+    expect(merged.flaky!.uptime).toMatchObject({ passed: e.passed, failed: e.failed });
+    expect(iso(merged.flaky!.uptime.last_fail)).toBe(new Date(t).toISOString());
+
+    // History written into the past sends the ranges back to being computed until the next refresh.
+    await write('steady', [[Date.now() - 20 * 60_000, false, 5]]);
+    const back = await get('start=1h');
+    expect(back.headers.get('x-summary-source')).toBe('live');
+    const s1 = (await body(back)).steady!;
+    expect(s1.uptime.failed).toBe(expected('steady', Date.now() - HOUR).failed);
+    await refreshSummary(test.db, PRECOMPUTED_RANGES[0]!);
+    const again = await get('start=1h');
+    expect(again.headers.get('x-summary-source')).toBe('precomputed');
+    expect((await body(again)).steady!.uptime.failed).toBe(s1.uptime.failed);
+
+    // Figures nobody refreshed for a while are not served.
+    await test.db.query(
+      `UPDATE check_summary_ranges SET computed_at = now() - interval '10 minutes' WHERE range_key = '1h'`,
+    );
+    expect((await get('start=1h')).headers.get('x-summary-source')).toBe('live');
   });
 });

@@ -12,6 +12,7 @@ import type { Checker } from './checker.js';
 import type { HealthEngine } from './engine.js';
 import { parseDuration } from './checkers/duration.js';
 import { applyCanary, deleteCanary, healthWrites } from './store.js';
+import { freshComputedAt, PRECOMPUTED_SUMMARY_SQL, precomputedRangeOf, summarySqlFor } from './summary.js';
 
 interface Deps {
   db: Database;
@@ -37,97 +38,6 @@ export function parseTime(value: string | undefined, now = Date.now()): Date | u
   if (Number.isNaN(t))
     throw new HttpError(400, 'VALIDATION', `"${value}" is not a time: use a duration like 1h or 7d, or an ISO date`);
   return new Date(t);
-}
-
-/**
- * The JSON of each check, around a per-check aggregate `s` (see SUMMARY_SQL and ROLLUP_SUMMARY_SQL).
- * One flat row per check turned into JSON by row_to_json (the nested uptime and latency objects are
- * row values too): several times faster than json_build_object for 10,000 checks, same keys in the
- * same order.
- */
-const SUMMARY_OUTPUT = `
-SELECT coalesce(json_agg(x ORDER BY ca.name, c.name), '[]')::text AS checks
-FROM checks c
-JOIN canaries ca ON ca.id = c.canary_id
-LEFT JOIN agents ag ON ag.id = c.agent_id
-LEFT JOIN s ON s.check_id = c.id
-CROSS JOIN LATERAL (
-  SELECT c.id, c.canary_id, ca.name AS canary_name, ca.namespace AS canary_namespace, c.agent_id,
-    ag.name AS agent_name, ca.labels || c.labels AS labels, c.status, c.type, c.name, c.namespace, c.owner,
-    c.severity, c.icon, c.description, c.endpoint,
-    (SELECT u FROM (SELECT coalesce(s.passed, 0) AS passed, coalesce(s.failed, 0) AS failed, s.last_pass, s.last_fail) u) AS uptime,
-    (SELECT l FROM (SELECT s.p95, s.p97, s.p99, s.rolling1h) l) AS latency,
-    c.last_runtime, c.last_transition_time, c.next_runtime, c.created_at, c.updated_at, c.deleted_at
-) x
-WHERE c.deleted_at IS NULL AND ca.deleted_at IS NULL
-  AND ($3::jsonb IS NULL OR (ca.labels || c.labels) @> $3::jsonb)`;
-
-/** Short ranges: exact figures from the raw statuses. */
-const SUMMARY_SQL = `
-WITH s AS (
-  SELECT check_id,
-    count(*) FILTER (WHERE status) AS passed, count(*) FILTER (WHERE NOT status) AS failed,
-    max(time) FILTER (WHERE status) AS last_pass, max(time) FILTER (WHERE NOT status) AS last_fail,
-    percentile_disc(0.95) WITHIN GROUP (ORDER BY duration) AS p95,
-    percentile_disc(0.97) WITHIN GROUP (ORDER BY duration) AS p97,
-    percentile_disc(0.99) WITHIN GROUP (ORDER BY duration) AS p99,
-    round(avg(duration) FILTER (WHERE time > now() - interval '1 hour')) AS rolling1h
-  FROM check_statuses WHERE time >= $1 AND time <= $2 GROUP BY check_id
-)${SUMMARY_OUTPUT}`;
-
-/**
- * Long ranges: the roll-ups (`table`, whole hours or days: the first one is counted whole) up to
- * the last roll-up, and the raw statuses since. Uptime counts and the last pass and failure are
- * exact; the latency percentiles are the run-weighted mean of the hourly (daily) percentiles, an
- * approximation; rolling1h is the mean duration since the start of the previous hour.
- */
-const rollupSummarySql = (table: 'check_statuses_1h' | 'check_statuses_1d', unit: 'hour' | 'day') => `
-WITH mark AS (
-  SELECT coalesce((SELECT rolled_at FROM check_statuses_rollup_mark), '-infinity'::timestamptz) AS at
-),
-parts AS (
-  SELECT check_id, created_at AS time, total, passed, failed, last_pass, last_fail, duration_avg,
-         coalesce(duration_p95, duration_avg) AS p95, coalesce(duration_p97, duration_avg) AS p97,
-         coalesce(duration_p99, duration_avg) AS p99
-  FROM ${table}
-  WHERE created_at >= date_trunc('${unit}', $1::timestamptz) AND created_at <= $2 AND created_at < (SELECT at FROM mark)
-  UNION ALL
-  SELECT check_id, time, 1, status::int, (NOT status)::int, CASE WHEN status THEN time END,
-         CASE WHEN NOT status THEN time END, duration, duration, duration, duration
-  FROM check_statuses WHERE time >= greatest($1::timestamptz, (SELECT at FROM mark)) AND time <= $2
-),
-recent AS (
-  SELECT check_id, sum(duration_avg::bigint * total) AS d, sum(total) AS n FROM check_statuses_1h
-  WHERE created_at >= date_trunc('hour', now() - interval '1 hour') AND created_at < (SELECT at FROM mark)
-  GROUP BY check_id
-  UNION ALL
-  SELECT check_id, sum(duration), count(*) FROM check_statuses
-  WHERE time >= greatest(now() - interval '1 hour', (SELECT at FROM mark)) GROUP BY check_id
-),
-r AS (SELECT check_id, round(sum(d) / nullif(sum(n), 0)) AS rolling1h FROM recent GROUP BY check_id),
-t AS (
-  SELECT check_id, sum(passed) AS passed, sum(failed) AS failed, max(last_pass) AS last_pass, max(last_fail) AS last_fail,
-         round(sum(p95::bigint * total) / nullif(sum(total), 0)) AS p95,
-         round(sum(p97::bigint * total) / nullif(sum(total), 0)) AS p97,
-         round(sum(p99::bigint * total) / nullif(sum(total), 0)) AS p99
-  FROM parts GROUP BY check_id
-),
-s AS (SELECT t.*, r.rolling1h FROM t LEFT JOIN r USING (check_id))${SUMMARY_OUTPUT}`;
-
-/** Up to this range the summary reads raw statuses; up to SUMMARY_HOURLY_UP_TO_MS hourly roll-ups; then daily. */
-export const SUMMARY_RAW_UP_TO_MS = 6 * 3_600_000;
-export const SUMMARY_HOURLY_UP_TO_MS = 3 * 86_400_000;
-const HOURLY_SUMMARY_SQL = rollupSummarySql('check_statuses_1h', 'hour');
-const DAILY_SUMMARY_SQL = rollupSummarySql('check_statuses_1d', 'day');
-
-/** The summary query for a range. */
-export function summarySqlFor(start: Date, end: Date): string {
-  const ms = end.getTime() - start.getTime();
-  return ms <= SUMMARY_RAW_UP_TO_MS
-    ? SUMMARY_SQL
-    : ms <= SUMMARY_HOURLY_UP_TO_MS
-      ? HOURLY_SUMMARY_SQL
-      : DAILY_SUMMARY_SQL;
 }
 
 /**
@@ -221,6 +131,22 @@ export function healthRoutes(deps: Deps): Hono<AuthEnv> {
         throw new HttpError(400, 'VALIDATION', 'labels must be a JSON object of label names to values');
       }
     }
+    const noCache = /no-cache/i.test(c.req.header('cache-control') ?? '');
+    // The usual ranges back from now are precomputed (see summary.ts) unless the caller asks for
+    // figures computed now, or no replica has refreshed them lately.
+    const range = noCache
+      ? undefined
+      : precomputedRangeOf(c.req.query('start') ?? c.req.query('timeRange'), c.req.query('end'));
+    const asOf = range && (await freshComputedAt(db, range));
+    if (range && asOf) {
+      const { rows } = await db.query<{ checks: string }>(PRECOMPUTED_SUMMARY_SQL, [range.key, labels, asOf]);
+      const body = `{"duration":${Math.round(performance.now() - started)},"runnerName":"local","checks_summary":${rows[0]!.checks}}`;
+      return c.body(body, 200, {
+        'content-type': 'application/json; charset=utf-8',
+        'x-summary-source': 'precomputed',
+        'x-summary-as-of': asOf.toISOString(),
+      });
+    }
     const key = JSON.stringify([
       c.req.query('start') ?? c.req.query('timeRange') ?? '',
       c.req.query('end') ?? '',
@@ -230,7 +156,7 @@ export function healthRoutes(deps: Deps): Hono<AuthEnv> {
     const writes = healthWrites();
     let entry = summaries.get(key);
     const fresh = !!entry && entry.writes === writes && now - entry.at < SUMMARY_CACHE_MS;
-    const hit = fresh && !/no-cache/i.test(c.req.header('cache-control') ?? '');
+    const hit = fresh && !noCache;
     if (!hit) {
       const checks = db
         .query<{ checks: string }>(summarySqlFor(start, end), [start, end, labels])
@@ -250,6 +176,7 @@ export function healthRoutes(deps: Deps): Hono<AuthEnv> {
     const body = `{"duration":${Math.round(performance.now() - started)},"runnerName":"local","checks_summary":${checks}}`;
     return c.body(body, 200, {
       'content-type': 'application/json; charset=utf-8',
+      'x-summary-source': 'live',
       'x-summary-cache': hit ? 'hit' : 'miss',
     });
   });

@@ -4,6 +4,7 @@ import os from 'node:os';
 import type { Database } from '../db/database.js';
 import type { Checker } from './checker.js';
 import { runCheck, type CanaryRow, type CheckRow, type RunOutcome } from './runner.js';
+import { SummaryRefresher } from './summary.js';
 import { claimDue, finishRun, recordJob, recordResult, releaseLease, tryLease, type DueCanary } from './store.js';
 
 export interface HealthEngineOptions {
@@ -44,6 +45,8 @@ export class HealthEngine {
   private readonly maxCanaries: number;
   private readonly maxChecks: number;
   private readonly leaseMs: number;
+  /** Keeps the summary's precomputed ranges fresh while the engine runs. */
+  private readonly summaries: SummaryRefresher;
 
   constructor(
     private readonly db: Database,
@@ -54,6 +57,7 @@ export class HealthEngine {
     this.maxCanaries = options.maxConcurrentCanaries ?? 32;
     this.maxChecks = options.maxConcurrentChecks ?? 8;
     this.leaseMs = options.leaseMs ?? 120_000;
+    this.summaries = new SummaryRefresher(db);
   }
 
   start(): void {
@@ -68,13 +72,14 @@ export class HealthEngine {
       if (!this.stopping) this.timer = setTimeout(loop, this.pollMs);
     };
     this.timer = setTimeout(loop, 0);
+    this.summaries.start();
   }
 
   /** Stops claiming work and waits for the runs under way to finish and record. */
   async stop(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.timer);
-    await Promise.allSettled([...this.inFlight]);
+    await Promise.allSettled([...this.inFlight, this.summaries.stop()]);
   }
 
   /** Claims what is due (up to the free capacity) and starts it; returns how many were started. */

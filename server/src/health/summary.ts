@@ -1,0 +1,244 @@
+// The health summary (GET /api/canary/api/summary): per check, uptime and latency over a range,
+// around the check's own fields. The figures of the usual ranges (1h, 1d, 7d, 30d back from now)
+// are precomputed into check_summaries by a refresher on whichever replica takes the range's lock,
+// so the dashboard's polls only join and serialize; any other range is computed on request.
+import os from 'node:os';
+import type { Database, Queryable } from '../db/database.js';
+import { parseDuration } from './checkers/duration.js';
+
+/**
+ * The JSON of each check, around a per-check aggregate `s` (check_id, passed, failed, last_pass,
+ * last_fail, p95, p97, p99, rolling1h). One flat row per check turned into JSON by row_to_json (the
+ * nested uptime and latency objects are row values too): several times faster than
+ * json_build_object for 10,000 checks, same keys in the same order. `labels` is the parameter
+ * holding the label filter (a JSON object, or null).
+ */
+const summaryOutput = (labels: string) => `
+SELECT coalesce(json_agg(x ORDER BY ca.name, c.name), '[]')::text AS checks
+FROM checks c
+JOIN canaries ca ON ca.id = c.canary_id
+LEFT JOIN agents ag ON ag.id = c.agent_id
+LEFT JOIN s ON s.check_id = c.id
+CROSS JOIN LATERAL (
+  SELECT c.id, c.canary_id, ca.name AS canary_name, ca.namespace AS canary_namespace, c.agent_id,
+    ag.name AS agent_name, ca.labels || c.labels AS labels, c.status, c.type, c.name, c.namespace, c.owner,
+    c.severity, c.icon, c.description, c.endpoint,
+    (SELECT u FROM (SELECT coalesce(s.passed, 0) AS passed, coalesce(s.failed, 0) AS failed, s.last_pass, s.last_fail) u) AS uptime,
+    (SELECT l FROM (SELECT s.p95, s.p97, s.p99, s.rolling1h) l) AS latency,
+    c.last_runtime, c.last_transition_time, c.next_runtime, c.created_at, c.updated_at, c.deleted_at
+) x
+WHERE c.deleted_at IS NULL AND ca.deleted_at IS NULL
+  AND (${labels}::jsonb IS NULL OR (ca.labels || c.labels) @> ${labels}::jsonb)`;
+
+/** Short ranges ($1 start, $2 end): exact figures from the raw statuses. */
+const RAW_STATS = `s AS (
+  SELECT check_id,
+    count(*) FILTER (WHERE status) AS passed, count(*) FILTER (WHERE NOT status) AS failed,
+    max(time) FILTER (WHERE status) AS last_pass, max(time) FILTER (WHERE NOT status) AS last_fail,
+    percentile_disc(0.95) WITHIN GROUP (ORDER BY duration) AS p95,
+    percentile_disc(0.97) WITHIN GROUP (ORDER BY duration) AS p97,
+    percentile_disc(0.99) WITHIN GROUP (ORDER BY duration) AS p99,
+    round(avg(duration) FILTER (WHERE time > now() - interval '1 hour')) AS rolling1h
+  FROM check_statuses WHERE time >= $1 AND time <= $2 GROUP BY check_id
+)`;
+
+/**
+ * Long ranges ($1 start, $2 end): the roll-ups (`table`, whole hours or days: the first one is
+ * counted whole) up to the last roll-up, and the raw statuses since. Uptime counts and the last pass
+ * and failure are exact; the latency percentiles are the run-weighted mean of the hourly (daily)
+ * percentiles, an approximation; rolling1h is the mean duration since the start of the previous hour.
+ */
+const rollupStats = (table: 'check_statuses_1h' | 'check_statuses_1d', unit: 'hour' | 'day') => `mark AS (
+  SELECT coalesce((SELECT rolled_at FROM check_statuses_rollup_mark), '-infinity'::timestamptz) AS at
+),
+parts AS (
+  SELECT check_id, created_at AS time, total, passed, failed, last_pass, last_fail, duration_avg,
+         coalesce(duration_p95, duration_avg) AS p95, coalesce(duration_p97, duration_avg) AS p97,
+         coalesce(duration_p99, duration_avg) AS p99
+  FROM ${table}
+  WHERE created_at >= date_trunc('${unit}', $1::timestamptz) AND created_at <= $2 AND created_at < (SELECT at FROM mark)
+  UNION ALL
+  SELECT check_id, time, 1, status::int, (NOT status)::int, CASE WHEN status THEN time END,
+         CASE WHEN NOT status THEN time END, duration, duration, duration, duration
+  FROM check_statuses WHERE time >= greatest($1::timestamptz, (SELECT at FROM mark)) AND time <= $2
+),
+recent AS (
+  SELECT check_id, sum(duration_avg::bigint * total) AS d, sum(total) AS n FROM check_statuses_1h
+  WHERE created_at >= date_trunc('hour', now() - interval '1 hour') AND created_at < (SELECT at FROM mark)
+  GROUP BY check_id
+  UNION ALL
+  SELECT check_id, sum(duration), count(*) FROM check_statuses
+  WHERE time >= greatest(now() - interval '1 hour', (SELECT at FROM mark)) GROUP BY check_id
+),
+r AS (SELECT check_id, round(sum(d) / nullif(sum(n), 0)) AS rolling1h FROM recent GROUP BY check_id),
+t AS (
+  SELECT check_id, sum(passed) AS passed, sum(failed) AS failed, max(last_pass) AS last_pass, max(last_fail) AS last_fail,
+         round(sum(p95::bigint * total) / nullif(sum(total), 0)) AS p95,
+         round(sum(p97::bigint * total) / nullif(sum(total), 0)) AS p97,
+         round(sum(p99::bigint * total) / nullif(sum(total), 0)) AS p99
+  FROM parts GROUP BY check_id
+),
+s AS (SELECT t.*, r.rolling1h FROM t LEFT JOIN r USING (check_id))`;
+
+/** Up to this range the summary reads raw statuses; up to SUMMARY_HOURLY_UP_TO_MS hourly roll-ups; then daily. */
+export const SUMMARY_RAW_UP_TO_MS = 6 * 3_600_000;
+export const SUMMARY_HOURLY_UP_TO_MS = 3 * 86_400_000;
+const HOURLY_STATS = rollupStats('check_statuses_1h', 'hour');
+const DAILY_STATS = rollupStats('check_statuses_1d', 'day');
+
+function statsFor(start: Date, end: Date): string {
+  const ms = end.getTime() - start.getTime();
+  return ms <= SUMMARY_RAW_UP_TO_MS ? RAW_STATS : ms <= SUMMARY_HOURLY_UP_TO_MS ? HOURLY_STATS : DAILY_STATS;
+}
+
+/** The summary query for a range, computed now: $1 start, $2 end, $3 the label filter. */
+export function summarySqlFor(start: Date, end: Date): string {
+  return `WITH ${statsFor(start, end)}${summaryOutput('$3')}`;
+}
+
+/**
+ * The summary from the precomputed figures of a range ($1 the range key, $2 the label filter), with
+ * the runs recorded since they were computed ($3 computed_at) added to the counts and last pass and
+ * failure; the percentiles and rolling1h are as computed.
+ */
+export const PRECOMPUTED_SUMMARY_SQL = `
+WITH d AS (
+  SELECT check_id, count(*) FILTER (WHERE status) AS passed, count(*) FILTER (WHERE NOT status) AS failed,
+         max(time) FILTER (WHERE status) AS last_pass, max(time) FILTER (WHERE NOT status) AS last_fail
+  FROM check_statuses WHERE time > $3 GROUP BY check_id
+),
+s AS (
+  SELECT coalesce(p.check_id, d.check_id) AS check_id,
+         coalesce(p.passed, 0) + coalesce(d.passed, 0) AS passed, coalesce(p.failed, 0) + coalesce(d.failed, 0) AS failed,
+         greatest(p.last_pass, d.last_pass) AS last_pass, greatest(p.last_fail, d.last_fail) AS last_fail,
+         p.p95, p.p97, p.p99, p.rolling1h
+  FROM (SELECT * FROM check_summaries WHERE range_key = $1) p FULL JOIN d ON d.check_id = p.check_id
+)${summaryOutput('$2')}`;
+
+export interface PrecomputedRange {
+  /** The key in check_summaries; also how the range is written (`start=1h`). */
+  key: string;
+  ms: number;
+  /** How often the refresher recomputes it. */
+  everyMs: number;
+}
+
+/** The ranges the dashboard asks for most (its default 1h, and the day, week and month). */
+export const PRECOMPUTED_RANGES: readonly PrecomputedRange[] = [
+  { key: '1h', ms: 3_600_000, everyMs: 30_000 },
+  { key: '1d', ms: 86_400_000, everyMs: 60_000 },
+  { key: '7d', ms: 7 * 86_400_000, everyMs: 5 * 60_000 },
+  { key: '30d', ms: 30 * 86_400_000, everyMs: 5 * 60_000 },
+];
+
+/** Figures older than this are not served: the refresher has stopped (no replica runs the engines). */
+export const staleAfterMs = (r: PrecomputedRange) => 2 * r.everyMs + 30_000;
+
+/**
+ * The precomputed range a request asks for: `start` a duration back from now (`1h`, `60m`,
+ * `now-24h`, `43200m`, …) within a second of the range, and no `end`. Undefined otherwise.
+ */
+export function precomputedRangeOf(start: string | undefined, end: string | undefined): PrecomputedRange | undefined {
+  if (!start || end) return undefined;
+  const m = /^(?:now-)?((?:\d+(?:ms|s|m|h|d|w))+)$/.exec(start.trim());
+  if (!m) return undefined;
+  let ms: number;
+  try {
+    ms = parseDuration(m[1]!);
+  } catch {
+    return undefined;
+  }
+  return PRECOMPUTED_RANGES.find((r) => Math.abs(r.ms - ms) < 1_000);
+}
+
+/**
+ * Recomputes one range's figures unless another replica is doing it or they are younger than
+ * `minAgeMs`: one transaction that holds the range's row lock, replaces its rows and stamps
+ * computed_at (the end of the window). Returns whether it ran, and how many checks it wrote.
+ */
+export async function refreshSummary(
+  db: Database,
+  range: PrecomputedRange,
+  minAgeMs = range.everyMs,
+): Promise<{ ran: boolean; checks: number; ms: number }> {
+  const started = performance.now();
+  const result = await db.transaction(async (tx) => {
+    await tx.query(`INSERT INTO check_summary_ranges (range_key) VALUES ($1) ON CONFLICT DO NOTHING`, [range.key]);
+    const { rows } = await tx.query<{ key: string }>(
+      `SELECT range_key AS key FROM check_summary_ranges
+       WHERE range_key = $1 AND (computed_at IS NULL OR computed_at <= now() - make_interval(secs => $2::float8 / 1000))
+       FOR UPDATE SKIP LOCKED`,
+      [range.key, minAgeMs],
+    );
+    if (!rows[0]) return { ran: false, checks: 0 };
+    const end = new Date();
+    const start = new Date(end.getTime() - range.ms);
+    await tx.query(`DELETE FROM check_summaries WHERE range_key = $1`, [range.key]);
+    const inserted = await tx.query(
+      `WITH ${statsFor(start, end)}
+       INSERT INTO check_summaries (range_key, check_id, passed, failed, last_pass, last_fail, p95, p97, p99, rolling1h)
+       SELECT $3, s.check_id, s.passed, s.failed, s.last_pass, s.last_fail, s.p95, s.p97, s.p99, s.rolling1h
+       FROM s JOIN checks c ON c.id = s.check_id`,
+      [start, end, range.key],
+    );
+    await tx.query(`UPDATE check_summary_ranges SET computed_at = $2, refreshed_by = $3 WHERE range_key = $1`, [
+      range.key,
+      end,
+      os.hostname(),
+    ]);
+    return { ran: true, checks: inserted.affectedRows ?? 0 };
+  });
+  return { ...result, ms: performance.now() - started };
+}
+
+/** When a range's figures were computed, if they are fresh enough to serve. */
+export async function freshComputedAt(db: Queryable, range: PrecomputedRange): Promise<Date | undefined> {
+  const { rows } = await db.query<{ computed_at: Date | string | null }>(
+    `SELECT computed_at FROM check_summary_ranges WHERE range_key = $1`,
+    [range.key],
+  );
+  const at = rows[0]?.computed_at;
+  if (!at) return undefined;
+  const d = new Date(at);
+  return Date.now() - d.getTime() <= staleAfterMs(range) ? d : undefined;
+}
+
+/**
+ * Keeps the precomputed ranges fresh: each range on its own period, started together with the
+ * engines. Several replicas may run it: the row lock lets one of them refresh a range at a time.
+ */
+export class SummaryRefresher {
+  private timers = new Map<string, NodeJS.Timeout>();
+  private running = new Set<Promise<unknown>>();
+  private stopped = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly ranges: readonly PrecomputedRange[] = PRECOMPUTED_RANGES,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    for (const range of this.ranges) {
+      const tick = () => {
+        if (this.stopped) return;
+        // A little early, so a refresh finishing late does not skip a whole period.
+        const p = refreshSummary(this.db, range, range.everyMs - 2_000)
+          .catch((e: unknown) => console.error(`health summary ${range.key}:`, (e as Error).message))
+          .finally(() => {
+            this.running.delete(p);
+            if (!this.stopped) this.timers.set(range.key, setTimeout(tick, range.everyMs).unref());
+          });
+        this.running.add(p);
+      };
+      this.timers.set(range.key, setTimeout(tick, 1_000).unref());
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    await Promise.all([...this.running]);
+  }
+}
