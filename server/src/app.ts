@@ -10,6 +10,7 @@ import { migrate } from './db/migrate.js';
 import { checkers } from './health/checkers/index.js';
 import { HealthEngine } from './health/engine.js';
 import { IncidentEngine } from './incidents/engine.js';
+import { PlaybookRunner } from './playbooks/runner.js';
 import { DEFAULT_RETENTION, rollupAndPrune } from './health/rollup.js';
 import { seedDemo } from './demo/index.js';
 import { createHttpApp } from './http/app.js';
@@ -119,6 +120,9 @@ async function startEngines(ctx: AppContext): Promise<() => Promise<void>> {
   // Incident rules and definition-of-done scripts, every 15 s on the replica holding the lease.
   const incidents = new IncidentEngine(ctx.db);
   incidents.start();
+  // Playbook runs, claimed within a second of being requested (leases in playbook_runs).
+  const playbooks = new PlaybookRunner(ctx.db, { mailer: ctx.identity.mailer, smtpFrom: ctx.config.smtpFrom });
+  playbooks.start();
   const retention = { ...DEFAULT_RETENTION, rawDays: ctx.config.checkRetentionDays };
   const rollups = setInterval(() => {
     rollupAndPrune(ctx.db, retention).catch((e) => console.error('check status roll-up:', (e as Error).message));
@@ -131,6 +135,7 @@ async function startEngines(ctx: AppContext): Promise<() => Promise<void>> {
     stopRotator();
     await ctx.catalog.stop();
     await incidents.stop();
+    await playbooks.stop();
   };
 }
 

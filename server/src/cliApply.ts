@@ -9,6 +9,7 @@ const ENDPOINTS: Record<string, string> = {
   Topology: '/api/topology',
   ScrapeConfig: '/api/catalog',
   IncidentRule: '/api/incidents/rules',
+  Playbook: '/api/playbook',
 };
 
 interface ApiProblem {

@@ -5,6 +5,7 @@ import { parseDocuments } from '../resources/yaml.js';
 import { parseCanary } from '../health/canary.js';
 import { applyCanary } from '../health/store.js';
 import { seedDemoTopology } from '../topology/demo.js';
+import { seedDemoPlaybooks } from '../playbooks/demo.js';
 
 /** Opsdeck watching itself: its API, its port, and one check that fails on purpose. */
 export function demoCanaryYaml(publicUrl: string, port: number): string {
@@ -44,6 +45,7 @@ spec:
 /** Seeds the demo once per database; returns whether it did. */
 export async function seedDemo(ctx: AppContext): Promise<boolean> {
   await seedDemoTopology(ctx);
+  await seedDemoPlaybooks(ctx.db);
   const { rows } = await ctx.db.query<{ name: string }>(
     `INSERT INTO server_settings (name, value) VALUES ('demo_seeded', now()::text) ON CONFLICT (name) DO NOTHING RETURNING name`,
   );

@@ -10,6 +10,7 @@ import { healthRoutes } from '../health/api.js';
 import { incidentRoutes } from '../incidents/api.js';
 import { setActor } from '../incidents/service.js';
 import { checkers } from '../health/checkers/index.js';
+import { playbookRoutes } from '../playbooks/api.js';
 import { ApiError } from '../rest/errors.js';
 import { restRoutes } from '../rest/handler.js';
 import { topologyRoutes } from '../topology/api.js';
@@ -51,6 +52,7 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
   app.route('/api/catalog', catalogRoutes({ db: ctx.db, identity, scrapers, engine: ctx.catalog }));
   app.route('/api/resources', resourceSearchRoutes({ db: ctx.db, identity }));
   app.route('/api/snapshot', snapshotRoutes({ db: ctx.db, identity }));
+  app.route('/api/playbook', playbookRoutes({ db: ctx.db, identity }));
 
   app.route(
     '/api/db',

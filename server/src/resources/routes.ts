@@ -16,7 +16,7 @@ export interface ResourceRoutes<Def extends StoredResource> {
   db: Database;
   identity: Identity;
   /** The table of the rows, and the RBAC resource checked (read for the spec, write otherwise). */
-  table: ResourceTable;
+  table: ResourceTable | 'playbooks';
   permission: Resource;
   /** The resource's kind, for "paste a … resource". */
   kind: string;
@@ -29,9 +29,9 @@ export interface ResourceRoutes<Def extends StoredResource> {
   /** What the stored resource is written back as (default: as stored). */
   readBack?: (spec: unknown) => unknown;
   remove: (id: string) => Promise<boolean>;
-  /** Run Now, and its path (e.g. /:id/run). */
-  runNow: (id: string) => Promise<unknown>;
-  runPath: string;
+  /** Run Now, and its path (e.g. /:id/run); left out by resources without a schedule (playbooks). */
+  runNow?: (id: string) => Promise<unknown>;
+  runPath?: string;
 }
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -90,9 +90,11 @@ export function addResourceRoutes<Def extends StoredResource>(app: Hono<AuthEnv>
   });
 
   // Run now: answers with what the run did.
-  app.post(r.runPath, async (c) => {
+  const { runNow, runPath } = r;
+  if (!runNow || !runPath) return;
+  app.post(runPath, async (c) => {
     await requirePermission(identity, c.get('principal'), permission, 'write');
-    const result = await r.runNow(idOf(c.req.param('id')!));
+    const result = await runNow(idOf(c.req.param('id')!));
     if (result === 'not-found') throw notFound();
     if (result === 'busy')
       throw new HttpError(409, 'BUSY', `This ${r.noun} is running right now; try again in a moment.`);

@@ -89,6 +89,11 @@ const relations: ExposedRelation[] = [
   { name: 'incidents_by_component', resource: 'incident', readOnly: true },
   { name: 'incidents_by_config', resource: 'incident', readOnly: true },
   { name: 'incident_rule_states', resource: 'incident', readOnly: true },
+  // Playbooks (0014): applied through /api/playbook, runs written by the runner.
+  { name: 'playbooks', resource: 'playbooks', readOnly: true },
+  { name: 'playbook_runs', resource: 'playbook_runs', readOnly: true },
+  { name: 'playbook_run_actions', resource: 'playbook_runs', readOnly: true },
+  { name: 'playbook_run_list', resource: 'playbook_runs', readOnly: true },
 ];
 
 const functions: ExposedFunction[] = [

@@ -1,0 +1,46 @@
+// The interface every playbook action type implements (one module per type in this folder), and
+// what the runner hands it. Actions reuse the health checkers' clients, so a playbook reaches a
+// system exactly the way a check of the same kind does.
+import type { z } from 'zod';
+import type { Mailer } from '../../auth/mailer.js';
+import type { Queryable } from '../../db/database.js';
+import type { CheckContext } from '../../health/checker.js';
+import { connectionResolver, resolveEnvValue } from '../../health/runner.js';
+
+export interface ActionContext {
+  db: Queryable;
+  /** Aborted on the action's timeout or when the run is cancelled; the reason says which. */
+  signal: AbortSignal;
+  timeoutMs: number;
+  playbook: { id: string; name: string; namespace: string };
+  /** The server's mailer (SMTP_URL) and sender address, for `notification`. */
+  mail: { mailer: Mailer; from: string };
+}
+
+export interface ActionOutcome {
+  /** What the action produced, stored on the action row (stdout, code, rows...). */
+  result: Record<string, unknown>;
+  /** Set when the action failed, worded for a person. */
+  error?: string;
+}
+
+export interface PlaybookAction<S = Record<string, unknown>> {
+  /** The key naming the action type in the spec, e.g. `exec`. */
+  type: string;
+  /** Validates the action's body; refusals name unsupported fields. */
+  schema: z.ZodType<S>;
+  /** Fields not rendered as Go templates before the run (e.g. http `body` unless `templateBody`). */
+  untemplated?(spec: S): string[];
+  run(spec: S, ctx: ActionContext): Promise<ActionOutcome>;
+}
+
+/** The health checkers' context for an action: its signal, and connections/secrets resolved the same way. */
+export function checkContext(ctx: ActionContext): CheckContext {
+  return {
+    canary: { id: ctx.playbook.id, name: ctx.playbook.name, namespace: ctx.playbook.namespace, labels: {} },
+    signal: ctx.signal,
+    timeoutMs: ctx.timeoutMs,
+    connection: connectionResolver(ctx.db),
+    resolve: resolveEnvValue,
+  };
+}

@@ -1,0 +1,399 @@
+// The playbook runner: claims due runs (pending/scheduled, scheduled_time passed) with a lease
+// taken FOR UPDATE SKIP LOCKED, so two replicas never run the same run, and runs their actions in
+// order — one playbook_run_actions row per action as it is reached (running; sleeping while a delay
+// waits; skipped when `if` is false), then the run ends completed or failed and emits
+// playbook.run.completed / playbook.run.failed. While a run is under way its lease is renewed every
+// heartbeat; the same query notices a cancel (status no longer running) and stops the current
+// action (process group killed, request aborted). A run whose lease expired while running (the
+// server stopped) is marked failed instead of repeating side effects.
+import os from 'node:os';
+import { createMailer, type Mailer } from '../auth/mailer.js';
+import type { Database, Queryable } from '../db/database.js';
+import { renderTemplate } from '../expr/index.js';
+import { formatDuration, parseDuration } from '../health/checkers/duration.js';
+import { actionTypes } from './actions/index.js';
+import { delayMs, evaluateCondition, type RunState } from './conditions.js';
+import { parseStoredPlaybook, type ActionSpec } from './playbook.js';
+import { RESOURCE_KINDS, type ResourceKind } from './selectors.js';
+import { loadResource } from './store.js';
+
+export const INTERRUPTED_ERROR = 'the server stopped while this run was under way';
+export const CANCELLED_ERROR = 'the run was cancelled';
+
+export interface RunnerOptions {
+  /** How often due runs are looked for (default 500 ms). */
+  pollMs?: number;
+  /** How long a claimed run is held without a heartbeat (default 30 s). */
+  leaseMs?: number;
+  /** How often a running run renews its lease and looks for a cancel (default 500 ms). */
+  heartbeatMs?: number;
+  maxConcurrent?: number;
+  mailer?: Mailer;
+  smtpFrom?: string;
+}
+
+interface RunRow {
+  id: string;
+  playbook_id: string;
+  spec: Record<string, unknown>;
+  parameters: Record<string, string>;
+  config_id: string | null;
+  component_id: string | null;
+  check_id: string | null;
+  created_by: string | null;
+  playbook_name: string;
+  playbook_namespace: string;
+  playbook_title: string | null;
+}
+
+/** Stops a run: cancelled, interrupted by a shutdown, or its lease lost. */
+class RunStopped extends Error {}
+
+const MAX_ERROR_LENGTH = 4_000;
+const clip = (text: string) => (text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH)}…` : text);
+
+/** Every string of an action's body rendered as a Go template (those holding `{{`), except `skip` keys at the top. */
+function renderBody(value: unknown, vars: Record<string, unknown>, skip: readonly string[] = []): unknown {
+  if (typeof value === 'string') return value.includes('{{') ? renderTemplate(value, vars) : value;
+  if (Array.isArray(value)) return value.map((v) => renderBody(v, vars));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, skip.includes(k) ? v : renderBody(v, vars)]));
+  return value;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export class PlaybookRunner {
+  readonly owner = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  private readonly pollMs: number;
+  private readonly leaseMs: number;
+  private readonly heartbeatMs: number;
+  private readonly maxConcurrent: number;
+  private readonly mail: { mailer: Mailer; from: string };
+  private timer: NodeJS.Timeout | undefined;
+  private stopping = false;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly controllers = new Set<AbortController>();
+
+  constructor(
+    private readonly db: Database,
+    options: RunnerOptions = {},
+  ) {
+    this.pollMs = options.pollMs ?? 500;
+    this.leaseMs = options.leaseMs ?? 30_000;
+    this.heartbeatMs = options.heartbeatMs ?? 500;
+    this.maxConcurrent = options.maxConcurrent ?? 4;
+    const from = options.smtpFrom ?? 'opsdeck@localhost';
+    this.mail = { mailer: options.mailer ?? createMailer(undefined, from), from };
+  }
+
+  start(): void {
+    this.stopping = false;
+    // One process owns the embedded database: a run still marked running was cut off by a restart.
+    const stale =
+      this.db.kind === 'pglite'
+        ? this.db.query(`UPDATE playbook_runs SET lease_until = NULL WHERE status = 'running'`)
+        : Promise.resolve();
+    const loop = async () => {
+      if (this.stopping) return;
+      await this.tick().catch((e: unknown) => console.error('playbook runner:', (e as Error).message));
+      if (!this.stopping) this.timer = setTimeout(loop, this.pollMs);
+    };
+    void stale
+      .catch(() => undefined)
+      .then(() => {
+        if (!this.stopping) this.timer = setTimeout(loop, 0);
+      });
+  }
+
+  /** Stops claiming; runs under way are stopped and marked failed (interrupted). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.timer);
+    for (const c of this.controllers) c.abort(new RunStopped(INTERRUPTED_ERROR));
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Claims what is due now and waits until those runs end (tests, tools). */
+  async drain(): Promise<void> {
+    await this.tick();
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** One pass: claims as many due runs as there is room for and starts them. */
+  async tick(): Promise<void> {
+    const room = this.maxConcurrent - this.inFlight.size;
+    if (room <= 0) return;
+    const { rows } = await this.db.query<{ id: string; was: string }>(
+      `UPDATE playbook_runs r SET lease_owner = $1,
+         lease_until = now() + make_interval(secs => $3::double precision / 1000),
+         status = 'running', start_time = CASE WHEN due.was = 'running' THEN r.start_time ELSE now() END
+       FROM (SELECT id, status AS was FROM playbook_runs
+             WHERE (status IN ('pending', 'scheduled') AND scheduled_time <= now())
+                OR (status = 'running' AND (lease_until IS NULL OR lease_until < now()))
+             ORDER BY scheduled_time LIMIT $2 FOR UPDATE SKIP LOCKED) due
+       WHERE r.id = due.id RETURNING r.id, due.was`,
+      [this.owner, room, this.leaseMs],
+    );
+    for (const claimed of rows) {
+      const work = (claimed.was === 'running' ? this.interrupted(claimed.id) : this.execute(claimed.id)).catch(
+        (e: unknown) => console.error(`playbook run ${claimed.id}:`, (e as Error).message),
+      );
+      const tracked = work.finally(() => this.inFlight.delete(tracked));
+      this.inFlight.add(tracked);
+    }
+  }
+
+  /** A run left running by a replica that stopped: failed, without repeating what it did. */
+  private async interrupted(runId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.query(
+        `UPDATE playbook_run_actions SET status = 'failed', error = $2, end_time = now()
+         WHERE playbook_run_id = $1 AND status IN ('running', 'sleeping', 'scheduled')`,
+        [runId, INTERRUPTED_ERROR],
+      );
+      await this.finish(tx, runId, 'failed', INTERRUPTED_ERROR);
+    });
+  }
+
+  /** Ends a run held by this replica and emits its event; nothing when it was cancelled meanwhile. */
+  private async finish(tx: Queryable, runId: string, status: 'completed' | 'failed', error: string | null) {
+    const { rows } = await tx.query<Record<string, unknown>>(
+      `UPDATE playbook_runs SET status = $2, error = $3, end_time = now(), lease_owner = NULL, lease_until = NULL
+       WHERE id = $1 AND status = 'running' AND lease_owner = $4
+       RETURNING id, playbook_id, status, error, config_id, component_id, check_id, created_by`,
+      [runId, status, error === null ? null : clip(error), this.owner],
+    );
+    if (rows[0]) {
+      await tx.query('INSERT INTO event_queue (name, properties) VALUES ($1, $2)', [
+        `playbook.run.${status}`,
+        JSON.stringify(rows[0]),
+      ]);
+      return;
+    }
+    // Cancelled while the last action ran: the end is now; the lease is released.
+    await tx.query(
+      `UPDATE playbook_runs SET end_time = now(), lease_owner = NULL, lease_until = NULL
+       WHERE id = $1 AND status = 'cancelled' AND lease_owner = $2`,
+      [runId, this.owner],
+    );
+  }
+
+  private async execute(runId: string): Promise<void> {
+    const controller = new AbortController();
+    this.controllers.add(controller);
+    // Renews the lease; a run no longer running here (cancelled, or taken over) stops at once.
+    const heartbeat = setInterval(() => {
+      this.db
+        .query<{ status: string }>(
+          `UPDATE playbook_runs SET lease_until = now() + make_interval(secs => $3::double precision / 1000)
+           WHERE id = $1 AND lease_owner = $2 RETURNING status`,
+          [runId, this.owner, this.leaseMs],
+        )
+        .then(({ rows }) => {
+          if (!rows[0]) controller.abort(new RunStopped('this server lost the lease on the run'));
+          else if (rows[0].status !== 'running') controller.abort(new RunStopped(CANCELLED_ERROR));
+        })
+        .catch((e: unknown) => console.error(`playbook run ${runId}: lease renewal:`, (e as Error).message));
+    }, this.heartbeatMs);
+    heartbeat.unref();
+    try {
+      let outcome: { status: 'completed' | 'failed'; error: string | null };
+      try {
+        outcome = await this.runActions(runId, controller.signal);
+      } catch (e) {
+        // The database failed under the run: end it as failed rather than leave it to the lease.
+        outcome = { status: 'failed', error: `the run stopped on an internal error: ${(e as Error).message}` };
+      }
+      await this.db.transaction((tx) => this.finish(tx, runId, outcome.status, outcome.error));
+    } finally {
+      clearInterval(heartbeat);
+      this.controllers.delete(controller);
+    }
+  }
+
+  private async loadRun(runId: string): Promise<RunRow> {
+    const { rows } = await this.db.query<RunRow>(
+      `SELECT r.id, r.playbook_id, r.spec, r.parameters, r.config_id, r.component_id, r.check_id, r.created_by,
+              p.name AS playbook_name, p.namespace AS playbook_namespace, p.title AS playbook_title
+       FROM playbook_runs r JOIN playbooks p ON p.id = r.playbook_id WHERE r.id = $1`,
+      [runId],
+    );
+    if (!rows[0]) throw new Error(`run ${runId} disappeared`);
+    return rows[0];
+  }
+
+  /** The variables templates and `if` see. */
+  private async variables(run: RunRow): Promise<Record<string, unknown>> {
+    const resources: Partial<Record<ResourceKind, unknown>> = {};
+    for (const kind of RESOURCE_KINDS) {
+      const id = run[`${kind}_id`];
+      resources[kind] = id ? ((await loadResource(this.db, kind, id, true))?.row ?? null) : null;
+    }
+    const user = run.created_by
+      ? ((
+          await this.db.query<{ id: string; name: string; email: string | null }>(
+            'SELECT id, name, email FROM people WHERE id = $1',
+            [run.created_by],
+          )
+        ).rows[0] ?? null)
+      : null;
+    return {
+      params: run.parameters,
+      ...resources,
+      user,
+      run: { id: run.id },
+      playbook: { id: run.playbook_id, name: run.playbook_name, title: run.playbook_title ?? run.playbook_name },
+      actions: {},
+      last_result: null,
+    };
+  }
+
+  private async runActions(
+    runId: string,
+    runSignal: AbortSignal,
+  ): Promise<{ status: 'completed' | 'failed'; error: string | null }> {
+    let run: RunRow;
+    let vars: Record<string, unknown>;
+    let actions: ActionSpec[];
+    let deadline = Infinity;
+    try {
+      run = await this.loadRun(runId);
+      const def = parseStoredPlaybook(run.spec);
+      actions = def.spec.actions;
+      if (def.spec.timeout) deadline = Date.now() + parseDuration(def.spec.timeout);
+      vars = await this.variables(run);
+    } catch (e) {
+      return { status: 'failed', error: `the run could not start: ${(e as Error).message}` };
+    }
+    const state: RunState = { success: true, failure: false };
+    const results: Record<string, unknown> = {};
+    let firstError: string | null = null;
+    for (const [index, action] of actions.entries()) {
+      if (runSignal.aborted) break;
+      const scope = { ...vars, actions: results };
+      const insert = (status: string, delay = 0) =>
+        this.db.query<{ id: string }>(
+          `INSERT INTO playbook_run_actions (playbook_run_id, name, action_index, status, scheduled_time, start_time, end_time)
+           VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5::double precision / 1000),
+                   CASE WHEN $4 = 'sleeping' THEN NULL ELSE now() END, CASE WHEN $4 = 'skipped' THEN now() ELSE NULL END)
+           RETURNING id`,
+          [runId, action.name, index, status, delay],
+        );
+      const end = (id: string, status: 'completed' | 'failed', result: unknown, error: string | null) =>
+        this.db.query(
+          `UPDATE playbook_run_actions SET status = $2, result = $3, error = $4, end_time = now() WHERE id = $1`,
+          [id, status, result === null ? null : JSON.stringify(result), error === null ? null : clip(error)],
+        );
+      let runIt = false;
+      let delay = 0;
+      let phase = 'if';
+      try {
+        runIt = evaluateCondition(action.if, scope, state);
+        phase = 'delay';
+        if (runIt) delay = delayMs(action.delay, scope);
+      } catch (e) {
+        const error = `${phase}: ${(e as Error).message}`;
+        const { rows } = await insert('running');
+        await end(rows[0]!.id, 'failed', null, error);
+        results[action.name] = { result: null, status: 'failed', error };
+        state.success = false;
+        state.failure = true;
+        firstError ??= error;
+        continue;
+      }
+      if (!runIt) {
+        await insert('skipped');
+        results[action.name] = { result: null, status: 'skipped', error: null };
+        continue;
+      }
+      const { rows } = await insert(delay > 0 ? 'sleeping' : 'running', delay);
+      const rowId = rows[0]!.id;
+      const outcome = await this.runOne(action, rowId, delay, { ...scope }, run!, runSignal, deadline);
+      await end(rowId, outcome.error === undefined ? 'completed' : 'failed', outcome.result, outcome.error ?? null);
+      results[action.name] = {
+        result: outcome.result,
+        status: outcome.error === undefined ? 'completed' : 'failed',
+        error: outcome.error ?? null,
+      };
+      vars.last_result = outcome.result;
+      if (outcome.error !== undefined) {
+        state.success = false;
+        state.failure = true;
+        firstError ??= outcome.error;
+      }
+    }
+    // The failing actions carry their errors; the run's own error is for what stopped it outside an
+    // action (it could not start, the server stopped, a cancel), shown as the run page's Initialization step.
+    return { status: firstError === null ? 'completed' : 'failed', error: null };
+  }
+
+  /** One action: its delay (sleeping), templates, then the type's run under its timeout. */
+  private async runOne(
+    action: ActionSpec,
+    rowId: string,
+    delay: number,
+    scope: Record<string, unknown>,
+    run: RunRow,
+    runSignal: AbortSignal,
+    deadline: number,
+  ): Promise<{ result: Record<string, unknown> | null; error?: string }> {
+    const stopped = () => (runSignal.reason instanceof Error ? runSignal.reason.message : CANCELLED_ERROR);
+    if (delay > 0) {
+      try {
+        await sleep(delay, runSignal);
+      } catch {
+        return { result: null, error: stopped() };
+      }
+      await this.db.query(`UPDATE playbook_run_actions SET status = 'running', start_time = now() WHERE id = $1`, [
+        rowId,
+      ]);
+    }
+    const type = actionTypes.get(action.type)!;
+    let body: Record<string, unknown>;
+    try {
+      body = renderBody(action.body, scope, type.untemplated?.(action.body) ?? []) as Record<string, unknown>;
+    } catch (e) {
+      return { result: null, error: `template: ${(e as Error).message}` };
+    }
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) return { result: null, error: "the playbook's timeout ran out before this action" };
+    const timeoutMs = Math.min(parseDuration(action.timeout ?? '5m'), remaining);
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new Error(`timed out after ${formatDuration(timeoutMs)}`)), timeoutMs);
+    const parsed = type.schema.safeParse(body);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || action.type}: ${i.message}`);
+      return { result: null, error: `after templates, the ${action.type} action is not valid: ${issues.join('; ')}` };
+    }
+    try {
+      const outcome = await type.run(parsed.data, {
+        db: this.db,
+        signal: AbortSignal.any([runSignal, timeout.signal]),
+        timeoutMs,
+        playbook: { id: run.playbook_id, name: run.playbook_name, namespace: run.playbook_namespace },
+        mail: this.mail,
+      });
+      if (runSignal.aborted) return { result: outcome.result, error: stopped() };
+      return outcome;
+    } catch (e) {
+      if (runSignal.aborted) return { result: null, error: stopped() };
+      return { result: null, error: (e as Error).message };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
