@@ -45,6 +45,16 @@ const rowNames = async (page: Page) =>
   (await checkRows(page).locator('td:first-child .font-medium').allTextContents()).map((t) => t.trim());
 
 let webCheckId = '';
+const PLAYBOOK_FOR_HTTP_CHECKS = `apiVersion: mission-control.flanksource.com/v1
+kind: Playbook
+metadata: {name: echo-check}
+spec:
+  title: Echo the check
+  checks: [{types: [http]}]
+  actions:
+    - name: echo
+      exec: {script: "echo {{.check.name}}"}
+`;
 /** For what waits on a few requests in a row while the machine is busy. */
 const SLOW = { timeout: 20_000 };
 
@@ -129,6 +139,9 @@ describe('health checks', () => {
     const drawer = page.getByRole('dialog');
     await expect.poll(() => drawer.getByTestId('check-drawer-title').textContent()).toBe('e2e-home');
     await expect.poll(() => drawer.getByTestId('check-endpoint').textContent()).toBe(`${target.url}/`);
+    // No playbook runs on this check yet: no Playbooks menu.
+    await drawer.getByRole('button', { name: 'Run Now' }).waitFor();
+    expect(await drawer.getByRole('button', { name: /Playbooks/ }).count()).toBe(0);
     // Applied canaries are scheduled at once: the drawer shows when the check runs next.
     await expect.poll(() => drawer.getByTestId('metric-next-run').textContent()).not.toContain('Not scheduled');
     await drawer.getByRole('button', { name: 'Run Now' }).click();
@@ -219,8 +232,17 @@ describe('health checks', () => {
     await drawer.getByRole('tab', { name: /Relationships/ }).click();
     await drawer.getByText('No related components or configs').waitFor();
     await expect.poll(() => drawer.getByTestId('relationships-count').textContent(), SLOW).toBe('0');
-    // There is no playbooks engine: the Playbooks menu is left out rather than faked.
-    await expect.poll(() => drawer.getByRole('button', { name: /Playbooks/, includeHidden: true }).count()).toBe(0);
+    // A playbook for http checks: the admin gets the Playbooks menu, listing it.
+    const applied = await page.request.post('/api/playbook', {
+      data: PLAYBOOK_FOR_HTTP_CHECKS,
+      headers: { 'content-type': 'application/yaml', origin: app.url },
+    });
+    expect(applied.ok()).toBe(true);
+    await page.reload();
+    await drawer.getByRole('button', { name: 'Playbooks' }).click();
+    await page.getByRole('menuitem', { name: 'Echo the check' }).waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('menuitem').count()).toBe(0);
 
     // Linked to a component (as a topology that selects the check links it) and a config item;
     // a soft-deleted component and a second selector for the same item are not listed twice.
@@ -437,7 +459,9 @@ describe('health checks', () => {
     await drawer.getByTestId('check-drawer-title').waitFor();
     await drawer.getByRole('link', { name: 'View definition' }).waitFor();
     await expect.poll(() => drawer.getByRole('button', { name: 'Run Now' }).count()).toBe(0);
-    await expect.poll(() => drawer.getByRole('button', { name: 'Playbooks', includeHidden: true }).count()).toBe(0);
+    // A playbook matches this check (applied above), but a viewer may not run playbooks: no menu.
+    expect(await app.db.query('SELECT 1 FROM playbooks WHERE deleted_at IS NULL').then((r) => r.rows.length)).toBe(1);
+    await expect.poll(() => drawer.getByRole('button', { name: /Playbooks/, includeHidden: true }).count()).toBe(0);
     const refused = await page.request.post(`/api/canary/run/check/${webCheckId}`, { headers: { origin: app.url } });
     expect(refused.status()).toBe(403);
   });

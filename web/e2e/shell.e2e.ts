@@ -30,7 +30,7 @@ describe('console shell', () => {
       ['Incidents', '/incidents', 'There are no incidents matching this criteria'],
       ['Catalog', '/catalog', 'Preferences'],
       ['Logs', '/logs', 'Logs are coming'],
-      ['Playbooks', '/playbooks', 'Playbooks are coming'],
+      ['Playbooks', '/playbooks', 'There are no playbooks yet'],
     ] as const;
     for (const [label, path, text] of main) {
       await sidebar.getByRole('link', { name: label, exact: true }).click();

@@ -225,11 +225,11 @@ describe('topology', () => {
 
     const panel = page.getByTestId('component-panel');
     const expanded = () => panel.locator('button[aria-expanded="true"]').allTextContents();
-    // Details first; Incidents is there while the incidents feature is on; no Playbook runs yet.
+    // Details first; Incidents is there while the incidents feature is on.
     await expect.poll(expanded).toEqual(['Details']);
     await expect
       .poll(() => panel.locator('h3 button').allTextContents())
-      .toEqual(['Details', 'Catalog', 'Incidents', 'Changes', 'Checks', 'Teams', 'Insights']);
+      .toEqual(['Details', 'Catalog', 'Incidents', 'Changes', 'Checks', 'Playbook runs', 'Teams', 'Insights']);
     await expect.poll(() => panel.getByTestId('panel-details').textContent()).toContain('Service');
 
     await panel.getByRole('button', { name: 'Checks', exact: true }).click();
@@ -247,6 +247,9 @@ describe('topology', () => {
     await panel.getByText('There are no insights for this component.').waitFor();
     await panel.getByRole('button', { name: 'Incidents', exact: true }).click();
     await panel.getByText('There are no incidents for this component.').waitFor();
+    await panel.getByRole('button', { name: 'Playbook runs', exact: true }).click();
+    await expect.poll(expanded).toEqual(['Playbook runs']);
+    await panel.getByText('No playbook runs').waitFor();
 
     await panel.getByRole('button', { name: 'Catalog', exact: true }).click();
     await panel.getByText('No catalog items are linked to this component.').waitFor();
@@ -342,7 +345,7 @@ describe('topology', () => {
       const panel = page.getByTestId('component-panel');
       await expect
         .poll(() => panel.locator('h3 button').allTextContents())
-        .toEqual(['Details', 'Catalog', 'Changes', 'Checks', 'Teams', 'Insights']);
+        .toEqual(['Details', 'Catalog', 'Changes', 'Checks', 'Playbook runs', 'Teams', 'Insights']);
       expect(await card(page, 'checkout').getByTestId('card-incidents').count()).toBe(0);
       expect(await actions('checkout')).toEqual(['Zoom In', 'Snapshot']);
     } finally {

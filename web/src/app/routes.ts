@@ -118,7 +118,7 @@ const catalogRoutes: AppRoute[] = [
     access: catalogAccess,
     layout: 'shell',
   },
-  ...(['config', 'changes', 'insights', 'relationships', 'checks'] as const).map((tab) => ({
+  ...(['config', 'changes', 'insights', 'relationships', 'playbooks', 'checks'] as const).map((tab) => ({
     path: tab === 'config' ? '/catalog/:id' : `/catalog/:id/${tab}`,
     title: 'Catalog',
     load: configDetail,

@@ -1,8 +1,7 @@
-// /catalog/{id} and its tabs (spec/2 §2.2): Config, Changes, Insights, Relationships and Checks,
-// each with a count badge from the item summary; the breadcrumb Catalog > type > name; the
-// deleted and 'last scraped' warnings; the details sidebar (a toggle on small screens); and
+// /catalog/{id} and its tabs (spec/2 §2.2): Config, Changes, Insights, Relationships, Playbooks
+// and Checks, each with a count badge from the item summary; the breadcrumb Catalog > type > name;
+// the deleted and 'last scraped' warnings; the details sidebar (a toggle on small screens); and
 // 'Details not found' for a missing item.
-// The Playbooks tab (/catalog/{id}/playbooks) is left out: there is no playbooks engine yet.
 import { useQuery } from '@tanstack/react-query';
 import { PanelRightClose, PanelRightOpen } from 'lucide-react';
 import { lazy, Suspense, useCallback, useState } from 'react';
@@ -16,6 +15,8 @@ import { EmptyState } from '../../ui/empty-state';
 import { formatAge, formatDateTime } from '../../ui/format';
 import { usePageHeader } from '../../ui/page-header';
 import { Skeleton } from '../../ui/skeleton';
+import { PlaybookRunsTable } from '../playbooks/PlaybookRunsTable';
+import { PlaybooksMenu } from '../playbooks/PlaybooksMenu';
 import { catalogApi } from './catalogApi';
 import { DeletedMarker } from './components/Cells';
 import { ChangesView } from './components/ChangesView';
@@ -29,7 +30,7 @@ import type { ConfigDetail } from './types';
 
 const RelationshipsTab = lazy(() => import('./components/RelationshipsTab'));
 
-export type ConfigTab = 'config' | 'changes' | 'insights' | 'relationships' | 'checks';
+export type ConfigTab = 'config' | 'changes' | 'insights' | 'relationships' | 'playbooks' | 'checks';
 
 export const DETAILS_NOT_FOUND = 'Details not found';
 
@@ -39,6 +40,7 @@ const TABS: Array<{ tab: ConfigTab; label: string; path: string; count?: keyof N
     { tab: 'changes', label: 'Changes', path: '/changes', count: 'changes' },
     { tab: 'insights', label: 'Insights', path: '/insights', count: 'analysis' },
     { tab: 'relationships', label: 'Relationships', path: '/relationships', count: 'relationships' },
+    { tab: 'playbooks', label: 'Playbooks', path: '/playbooks', count: 'playbook_runs' },
     { tab: 'checks', label: 'Checks', path: '/checks', count: 'checks' },
   ];
 
@@ -135,6 +137,14 @@ export default function ConfigDetailPage({ tab = 'config' }: { tab?: ConfigTab }
             <Suspense fallback={<Skeleton className="h-64 w-full" />}>
               <RelationshipsTab config={config} />
             </Suspense>
+          )}
+          {tab === 'playbooks' && (
+            <div className="space-y-3" data-testid="config-playbooks">
+              <div className="flex justify-end">
+                <PlaybooksMenu resource={{ config_id: config.id, label: config.name ?? config.id }} />
+              </div>
+              <PlaybookRunsTable filter={{ config_id: config.id }} compact />
+            </div>
           )}
           {tab === 'checks' && <ChecksTab configId={config.id} />}
         </div>

@@ -12,7 +12,6 @@ import {
   Logs,
   Puzzle,
   ScrollText,
-  Workflow,
   type LucideIcon,
 } from 'lucide-react';
 import { Card } from '../../ui/card';
@@ -40,11 +39,6 @@ const AREAS: Record<string, { icon: LucideIcon; title: string; text: string }> =
     text: 'This page will list configuration items collected by scrapers, with their changes and insights.',
   },
   logs: { icon: Logs, title: 'Logs are coming', text: 'This page will search logs from the configured log backends.' },
-  playbooks: {
-    icon: Workflow,
-    title: 'Playbooks are coming',
-    text: 'This page will list playbooks by category and let you run them and follow their runs.',
-  },
   notifications: {
     icon: Bell,
     title: 'Notifications are coming',

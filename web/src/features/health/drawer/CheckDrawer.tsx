@@ -1,9 +1,8 @@
 // The check drawer (spec/1 §2 "Check drawer"), full size, opened by ?checkId=: header (icon, name,
 // namespace, endpoint, agent badge), metrics for the chosen time range (uptime, latency
 // percentiles, severity, last run, transition, next run), the Health Overview chart, tabs History
-// / Graph (short screens only) / Spec / Relationships, and the footer actions: Edit and Run Now
-// (admin, editor, responder, commander). The spec's Playbooks menu is left out on purpose: there is
-// no playbooks engine yet, and a menu that cannot run anything would only pretend.
+// / Graph (short screens only) / Spec / Relationships, and the footer actions: Edit, the Playbooks
+// menu, Link to Incident and Run Now (admin, editor, responder, commander).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Clock3, ExternalLink, Pencil, Play, SearchX } from 'lucide-react';
 import { lazy, Suspense, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
@@ -26,6 +25,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../ui/tabs';
 import { TimeRangePicker } from '../../../ui/time-range/TimeRangePicker';
 import { resolveRangeOrLog } from '../../../ui/time-range/useTimeRange';
 import { toast } from '../../../ui/toast';
+import { PlaybooksMenu } from '../../playbooks/PlaybooksMenu';
 import { CheckHealthCell } from '../components/CheckCells';
 import { CheckIcon } from '../components/CheckIcon';
 import { healthApi } from '../healthApi';
@@ -391,7 +391,7 @@ function DrawerFooter({ check, range }: { check: DrawerCheck; range?: string }) 
         </Link>
       </Button>
       <div className="ml-auto flex items-center gap-2">
-        {/* Playbooks menu (spec/1 §2, write on playbook_runs): left out until a playbooks engine exists. */}
+        <PlaybooksMenu resource={{ check_id: check.id, label: check.name }} />
         <LinkToIncidentButton
           evidence={{
             type: 'check',

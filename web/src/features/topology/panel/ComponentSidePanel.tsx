@@ -1,14 +1,16 @@
 // The side panel of /topology/{id} (spec/2 §2.6): sections Details, Catalog, Incidents (hidden
-// when the incidents feature is off), Changes, Checks, Teams and Insights; one open at a time,
-// Details first; lists page 50 rows at a time as the panel scrolls. Snapshot and Link to catalog
-// open their dialogs. (Playbook runs: see sources.ts.)
+// when the incidents feature is off), Changes, Checks, Playbook runs, Teams and Insights; one open
+// at a time, Details first; lists page 50 rows at a time as the panel scrolls. Snapshot and Link
+// to catalog open their dialogs.
 import { Camera, ChevronDown, Link2 } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Badge } from '../../../ui/badge';
 import { Button } from '../../../ui/button';
 import { cn } from '../../../ui/cn';
-import { formatAge, formatDateTime } from '../../../ui/format';
+import { formatAge, formatDateTime, formatDuration } from '../../../ui/format';
+import { PlaybooksMenu } from '../../playbooks/PlaybooksMenu';
+import { StatusIcon } from '../../playbooks/run/RunStatus';
 import { HealthDot } from '../components/HealthDot';
 import { formatProperty } from '../properties';
 import type { TopologyComponent } from '../types';
@@ -22,6 +24,7 @@ import {
   type CheckRow,
   type IncidentRow,
   type InsightRow,
+  type PlaybookRunRow,
   type SectionId,
   type TeamRow,
 } from './sources';
@@ -189,6 +192,34 @@ function SectionBody({
             </div>
           )}
         />
+      );
+    case 'playbook_runs':
+      return (
+        <div>
+          <div className="mb-1">
+            <PlaybooksMenu resource={{ component_id: id, label: component.name }} />
+          </div>
+          <InfiniteList<PlaybookRunRow>
+            componentId={id}
+            source={SOURCES.playbook_runs}
+            empty="No playbook runs"
+            rowKey={(r) => r.id}
+            render={(r) => (
+              <div className="flex items-center gap-2 text-[13px]" data-testid="panel-playbook-run">
+                <StatusIcon status={r.status} />
+                <Link to={`/playbooks/runs/${r.id}`} className={rowLink}>
+                  {r.playbooks.title || r.playbooks.name}
+                </Link>
+                <span className="ml-auto shrink-0 text-[12px] text-muted tabular-nums">
+                  {formatDuration(r.duration_ms)}
+                </span>
+                <span className="shrink-0 text-[12px] text-subtle" title={formatDateTime(r.start_time ?? r.created_at)}>
+                  {formatAge(r.start_time ?? r.created_at)}
+                </span>
+              </div>
+            )}
+          />
+        </div>
       );
     case 'teams':
       return (

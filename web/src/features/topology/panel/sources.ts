@@ -1,9 +1,10 @@
 // The side panel's sections (spec/2 §2.6) and the /api/db view each lists from, filtered by
-// component_id and paged 50 at a time. Playbook runs are left out: there is no playbooks engine
-// yet, so there is nothing to list (the section arrives with it).
+// component_id and paged 50 at a time.
+import type { PlaybookRunListRow } from '../../playbooks/types';
 import type { PanelSource } from './InfiniteList';
 
-export type SectionId = 'details' | 'catalog' | 'incidents' | 'changes' | 'checks' | 'teams' | 'insights';
+export type SectionId =
+  'details' | 'catalog' | 'incidents' | 'changes' | 'checks' | 'playbook_runs' | 'teams' | 'insights';
 
 export const SECTION_TITLES: Record<SectionId, string> = {
   details: 'Details',
@@ -11,13 +12,23 @@ export const SECTION_TITLES: Record<SectionId, string> = {
   incidents: 'Incidents',
   changes: 'Changes',
   checks: 'Checks',
+  playbook_runs: 'Playbook runs',
   teams: 'Teams',
   insights: 'Insights',
 };
 
 /** In the order shown; Incidents is dropped when the incidents feature is off. */
 export function sectionsFor(incidentsEnabled: boolean): SectionId[] {
-  const all: SectionId[] = ['details', 'catalog', 'incidents', 'changes', 'checks', 'teams', 'insights'];
+  const all: SectionId[] = [
+    'details',
+    'catalog',
+    'incidents',
+    'changes',
+    'checks',
+    'playbook_runs',
+    'teams',
+    'insights',
+  ];
   return incidentsEnabled ? all : all.filter((s) => s !== 'incidents');
 }
 
@@ -46,6 +57,12 @@ export const SOURCES = {
     table: 'checks_by_component',
     select: 'id,name,type,status,namespace,last_runtime',
     order: { column: 'name', ascending: true },
+  },
+  playbook_runs: {
+    section: 'playbook_runs',
+    table: 'playbook_run_list',
+    select: 'id,playbook_id,status,start_time,end_time,created_at,duration_ms,playbooks',
+    order: { column: 'created_at', ascending: false },
   },
   teams: {
     section: 'teams',
@@ -106,6 +123,11 @@ export interface CheckRow {
   namespace: string | null;
   last_runtime: string | null;
 }
+
+export type PlaybookRunRow = Pick<
+  PlaybookRunListRow,
+  'id' | 'playbook_id' | 'status' | 'start_time' | 'end_time' | 'created_at' | 'duration_ms' | 'playbooks'
+>;
 
 export interface TeamRow {
   team_id: string;

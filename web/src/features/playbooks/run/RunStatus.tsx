@@ -1,0 +1,42 @@
+// Run and action statuses (spec/3 §5) as a badge and as a step icon.
+import { Ban, CheckCircle2, Clock, Loader2, MinusCircle, Moon, XCircle, type LucideIcon } from 'lucide-react';
+import { Badge, type BadgeTone } from '../../../ui/badge';
+import { cn } from '../../../ui/cn';
+import type { PlaybookActionStatus, PlaybookRunStatus } from '../types';
+
+type Status = PlaybookRunStatus | PlaybookActionStatus;
+
+const TONES: Record<Status, BadgeTone> = {
+  pending: 'neutral',
+  scheduled: 'neutral',
+  running: 'primary',
+  sleeping: 'warning',
+  completed: 'success',
+  failed: 'danger',
+  cancelled: 'warning',
+  skipped: 'neutral',
+};
+
+const ICONS: Record<Status, { icon: LucideIcon; className: string }> = {
+  pending: { icon: Clock, className: 'text-muted' },
+  scheduled: { icon: Clock, className: 'text-muted' },
+  running: { icon: Loader2, className: 'animate-spin text-primary' },
+  sleeping: { icon: Moon, className: 'text-warning' },
+  completed: { icon: CheckCircle2, className: 'text-success' },
+  failed: { icon: XCircle, className: 'text-danger' },
+  cancelled: { icon: Ban, className: 'text-warning' },
+  skipped: { icon: MinusCircle, className: 'text-subtle' },
+};
+
+export function RunStatusBadge({ status }: { status: Status }) {
+  return (
+    <Badge tone={TONES[status] ?? 'neutral'} className="capitalize">
+      <span data-testid="run-status">{status}</span>
+    </Badge>
+  );
+}
+
+export function StatusIcon({ status, className }: { status: Status; className?: string }) {
+  const { icon: Icon, className: tone } = ICONS[status] ?? ICONS.pending;
+  return <Icon className={cn('size-4 shrink-0', tone, className)} aria-label={status} role="img" />;
+}
