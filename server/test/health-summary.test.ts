@@ -5,7 +5,13 @@
 // runs newer than the last roll-up included, percentiles within the roll-ups' approximation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpsdeck, type Opsdeck } from '../src/app.js';
-import { PRECOMPUTED_RANGES, refreshSummary, summarySqlFor } from '../src/health/summary.js';
+import {
+  PRECOMPUTED_RANGES,
+  PRECOMPUTED_SUMMARY_SQL,
+  refreshSummary,
+  SummaryItems,
+  summarySqlFor,
+} from '../src/health/summary.js';
 import { DEFAULT_RETENTION, rollupAndPrune } from '../src/health/rollup.js';
 import { recordResult } from '../src/health/store.js';
 import { createTestUser, type TestUser } from './helpers/auth.js';
@@ -103,7 +109,9 @@ describe.each(databaseKinds())('health summary from roll-ups on %s', (kind) => {
     const steady: Array<[number, boolean, number]> = [];
     const flaky: Array<[number, boolean, number]> = [];
     for (let i = 0; i < 5 * 72; i++) {
-      const t = now - 5 * 86_400_000 + i * 20 * 60_000 + 7_000;
+      // Five minutes past the 20-minute marks: no run sits on the edge of a range (now - 1h, now - 1d)
+      // while the tests run, so answers computed a few seconds apart agree.
+      const t = now - 5 * 86_400_000 + i * 20 * 60_000 + 5 * 60_000;
       if (t > now - 2 * 60_000) break;
       steady.push([t, true, 100 + (i % 10) * 10]);
       flaky.push([t + 1_000, i % 3 !== 0, i % 3 === 0 ? 1000 : 200]);
@@ -300,6 +308,16 @@ WHERE c.deleted_at IS NULL AND ca.deleted_at IS NULL
       // The same figures as computed now (nothing was recorded in between).
       expect(await body(pre), range).toEqual(await body(live));
     }
+    // The items are kept per check: a repeat rebuilds none of them.
+    const repeat = await get('start=1h');
+    expect(repeat.headers.get('x-summary-rebuilt')).toBe('0');
+    // The same as the whole summary built from the precomputed figures in one query.
+    const at = new Date(repeat.headers.get('x-summary-as-of')!);
+    const { rows: whole } = await test.db.query<{ checks: string }>(PRECOMPUTED_SUMMARY_SQL, ['1h', at, null]);
+    expect(((await repeat.json()) as { checks_summary: Item[] }).checks_summary).toEqual(JSON.parse(whole[0]!.checks));
+    const filtered = await get(`start=1h&labels=${encodeURIComponent('{"nope":"x"}')}`);
+    expect(((await filtered.json()) as { checks_summary: Item[] }).checks_summary).toEqual([]);
+
     // An absolute range, or one with an end, is computed on request.
     expect(
       (await get(`start=1h&end=${encodeURIComponent(new Date().toISOString())}`)).headers.get('x-summary-source'),
@@ -315,8 +333,13 @@ WHERE c.deleted_at IS NULL AND ca.deleted_at IS NULL
       new Date(t),
     );
     runs.flaky!.push([t, false, 77]);
-    const merged = await body(await get('start=1h'));
-    const e = expected('flaky', t - HOUR);
+    const afterRun = await get('start=1h');
+    // Only the check that ran is rebuilt.
+    expect(afterRun.headers.get('x-summary-rebuilt')).toBe('1');
+    // The counts of the window the figures were computed for, plus the run since.
+    const asOfMs = Date.parse(afterRun.headers.get('x-summary-as-of')!);
+    const merged = await body(afterRun);
+    const e = expected('flaky', asOfMs - HOUR);
     expect(merged.flaky!.uptime).toMatchObject({ passed: e.passed, failed: e.failed });
     expect(iso(merged.flaky!.uptime.last_fail)).toBe(new Date(t).toISOString());
 
@@ -330,6 +353,18 @@ WHERE c.deleted_at IS NULL AND ca.deleted_at IS NULL
     const again = await get('start=1h');
     expect(again.headers.get('x-summary-source')).toBe('precomputed');
     expect((await body(again)).steady!.uptime.failed).toBe(s1.uptime.failed);
+
+    // After a refresh, warming rebuilds the items of a range served before (and only those).
+    const items = new SummaryItems(test.db);
+    const range = PRECOMPUTED_RANGES[0]!;
+    const first = await refreshSummary(test.db, range, 0);
+    expect((await items.answer(range, first.asOf!, null)).rebuilt).toBe(2);
+    const next = await refreshSummary(test.db, range, 0);
+    await items.warm(range, next.asOf!);
+    await items.warm(PRECOMPUTED_RANGES[1]!, next.asOf!); // never served: nothing to do
+    const warmed = await items.answer(range, next.asOf!, null);
+    expect(warmed.rebuilt).toBe(0);
+    expect(JSON.parse(warmed.json)).toHaveLength(2);
 
     // Figures nobody refreshed for a while are not served.
     await test.db.query(

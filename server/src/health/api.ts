@@ -12,7 +12,7 @@ import type { Checker } from './checker.js';
 import type { HealthEngine } from './engine.js';
 import { parseDuration } from './checkers/duration.js';
 import { applyCanary, deleteCanary, healthWrites } from './store.js';
-import { freshComputedAt, PRECOMPUTED_SUMMARY_SQL, precomputedRangeOf, summarySqlFor } from './summary.js';
+import { freshComputedAt, precomputedRangeOf, SummaryItems, summarySqlFor } from './summary.js';
 
 interface Deps {
   db: Database;
@@ -67,6 +67,11 @@ export function healthRoutes(deps: Deps): Hono<AuthEnv> {
   const { db, identity, engine } = deps;
   // The checks' JSON of recent summaries, by normalized query; the answers do not depend on the caller.
   const summaries = new Map<string, { at: number; writes: number; checks: Promise<string> }>();
+  // The items of precomputed summaries, rebuilt per check as checks run.
+  const items = new SummaryItems(db);
+  engine.onSummaryRefreshed((range, asOf) => {
+    items.warm(range, asOf).catch((e: unknown) => console.error('health summary:', (e as Error).message));
+  });
 
   app.onError((err, c) => {
     const body = resourceErrorBody(err);
@@ -139,12 +144,13 @@ export function healthRoutes(deps: Deps): Hono<AuthEnv> {
       : precomputedRangeOf(c.req.query('start') ?? c.req.query('timeRange'), c.req.query('end'));
     const asOf = range && (await freshComputedAt(db, range));
     if (range && asOf) {
-      const { rows } = await db.query<{ checks: string }>(PRECOMPUTED_SUMMARY_SQL, [range.key, labels, asOf]);
-      const body = `{"duration":${Math.round(performance.now() - started)},"runnerName":"local","checks_summary":${rows[0]!.checks}}`;
+      const { json, rebuilt } = await items.answer(range, asOf, labels);
+      const body = `{"duration":${Math.round(performance.now() - started)},"runnerName":"local","checks_summary":${json}}`;
       return c.body(body, 200, {
         'content-type': 'application/json; charset=utf-8',
         'x-summary-source': 'precomputed',
         'x-summary-as-of': asOf.toISOString(),
+        'x-summary-rebuilt': String(rebuilt),
       });
     }
     const key = JSON.stringify([

@@ -4,7 +4,7 @@ import os from 'node:os';
 import type { Database } from '../db/database.js';
 import type { Checker } from './checker.js';
 import { runCheck, type CanaryRow, type CheckRow, type RunOutcome } from './runner.js';
-import { SummaryRefresher } from './summary.js';
+import { SummaryRefresher, type PrecomputedRange } from './summary.js';
 import { claimDue, finishRun, recordJob, recordResult, releaseLease, tryLease, type DueCanary } from './store.js';
 
 export interface HealthEngineOptions {
@@ -47,6 +47,7 @@ export class HealthEngine {
   private readonly leaseMs: number;
   /** Keeps the summary's precomputed ranges fresh while the engine runs. */
   private readonly summaries: SummaryRefresher;
+  private readonly summaryListeners = new Set<(range: PrecomputedRange, asOf: Date) => void>();
 
   constructor(
     private readonly db: Database,
@@ -57,7 +58,9 @@ export class HealthEngine {
     this.maxCanaries = options.maxConcurrentCanaries ?? 32;
     this.maxChecks = options.maxConcurrentChecks ?? 8;
     this.leaseMs = options.leaseMs ?? 120_000;
-    this.summaries = new SummaryRefresher(db);
+    this.summaries = new SummaryRefresher(db, (range, asOf) => {
+      for (const listener of this.summaryListeners) listener(range, asOf);
+    });
   }
 
   start(): void {
@@ -73,6 +76,11 @@ export class HealthEngine {
     };
     this.timer = setTimeout(loop, 0);
     this.summaries.start();
+  }
+
+  /** Calls `listener` after each summary refresh this engine makes. */
+  onSummaryRefreshed(listener: (range: PrecomputedRange, asOf: Date) => void): void {
+    this.summaryListeners.add(listener);
   }
 
   /** Stops claiming work and waits for the runs under way to finish and record. */

@@ -6,19 +6,8 @@ import os from 'node:os';
 import type { Database, Queryable } from '../db/database.js';
 import { parseDuration } from './checkers/duration.js';
 
-/**
- * The JSON of each check, around a per-check aggregate `s` (check_id, passed, failed, last_pass,
- * last_fail, p95, p97, p99, rolling1h). One flat row per check turned into JSON by row_to_json (the
- * nested uptime and latency objects are row values too): several times faster than
- * json_build_object for 10,000 checks, same keys in the same order. `labels` is the parameter
- * holding the label filter (a JSON object, or null).
- */
-const summaryOutput = (labels: string) => `
-SELECT coalesce(json_agg(x ORDER BY ca.name, c.name), '[]')::text AS checks
-FROM checks c
-JOIN canaries ca ON ca.id = c.canary_id
-LEFT JOIN agents ag ON ag.id = c.agent_id
-LEFT JOIN s ON s.check_id = c.id
+/** The item of each check, as one flat row (the nested uptime and latency objects are row values). */
+const ITEM = `
 CROSS JOIN LATERAL (
   SELECT c.id, c.canary_id, ca.name AS canary_name, ca.namespace AS canary_namespace, c.agent_id,
     ag.name AS agent_name, ca.labels || c.labels AS labels, c.status, c.type, c.name, c.namespace, c.owner,
@@ -26,9 +15,26 @@ CROSS JOIN LATERAL (
     (SELECT u FROM (SELECT coalesce(s.passed, 0) AS passed, coalesce(s.failed, 0) AS failed, s.last_pass, s.last_fail) u) AS uptime,
     (SELECT l FROM (SELECT s.p95, s.p97, s.p99, s.rolling1h) l) AS latency,
     c.last_runtime, c.last_transition_time, c.next_runtime, c.created_at, c.updated_at, c.deleted_at
-) x
+) x`;
+
+const LIVE_CHECKS = `
+FROM checks c
+JOIN canaries ca ON ca.id = c.canary_id
+LEFT JOIN agents ag ON ag.id = c.agent_id`;
+
+const labelFilter = (labels: string) => `
 WHERE c.deleted_at IS NULL AND ca.deleted_at IS NULL
   AND (${labels}::jsonb IS NULL OR (ca.labels || c.labels) @> ${labels}::jsonb)`;
+
+/**
+ * The JSON of every check around a per-check aggregate `s` (check_id, passed, failed, last_pass,
+ * last_fail, p95, p97, p99, rolling1h), ordered by canary and check name: row_to_json of one flat
+ * row per check is several times faster than json_build_object for 10,000 checks, same keys in the
+ * same order. `labels` is the parameter holding the label filter (a JSON object, or null).
+ */
+const summaryOutput = (labels: string) => `
+SELECT coalesce(json_agg(x ORDER BY ca.name, c.name, c.id), '[]')::text AS checks${LIVE_CHECKS}
+LEFT JOIN s ON s.check_id = c.id${ITEM}${labelFilter(labels)}`;
 
 /** Short ranges ($1 start, $2 end): exact figures from the raw statuses. */
 const RAW_STATS = `s AS (
@@ -97,15 +103,15 @@ export function summarySqlFor(start: Date, end: Date): string {
 }
 
 /**
- * The summary from the precomputed figures of a range ($1 the range key, $2 the label filter), with
- * the runs recorded since they were computed ($3 computed_at) added to the counts and last pass and
- * failure; the percentiles and rolling1h are as computed.
+ * The precomputed figures of a range ($1 the range key) with the runs recorded since they were
+ * computed ($2 computed_at) added to the counts and last pass and failure; the percentiles and
+ * rolling1h are as computed.
  */
-export const PRECOMPUTED_SUMMARY_SQL = `
-WITH d AS (
+const PRECOMPUTED_STATS = `
+d AS (
   SELECT check_id, count(*) FILTER (WHERE status) AS passed, count(*) FILTER (WHERE NOT status) AS failed,
          max(time) FILTER (WHERE status) AS last_pass, max(time) FILTER (WHERE NOT status) AS last_fail
-  FROM check_statuses WHERE time > $3 GROUP BY check_id
+  FROM check_statuses WHERE time > $2 GROUP BY check_id
 ),
 s AS (
   SELECT coalesce(p.check_id, d.check_id) AS check_id,
@@ -113,7 +119,78 @@ s AS (
          greatest(p.last_pass, d.last_pass) AS last_pass, greatest(p.last_fail, d.last_fail) AS last_fail,
          p.p95, p.p97, p.p99, p.rolling1h
   FROM (SELECT * FROM check_summaries WHERE range_key = $1) p FULL JOIN d ON d.check_id = p.check_id
-)${summaryOutput('$2')}`;
+)`;
+
+/** The whole summary from precomputed figures: $1 range key, $2 computed_at, $3 the label filter. */
+export const PRECOMPUTED_SUMMARY_SQL = `WITH ${PRECOMPUTED_STATS}${summaryOutput('$3')}`;
+
+/**
+ * The checks of a summary in order ($1 the label filter), each with what its item depends on
+ * besides the range's figures: a run or an apply moves the check's or canary's updated_at.
+ */
+export const SUMMARY_CHECKS_SQL = `
+SELECT c.id, greatest(c.updated_at, ca.updated_at, ag.updated_at)::text AS v${LIVE_CHECKS}${labelFilter('$1')}
+ORDER BY ca.name, c.name, c.id`;
+
+/** The items of some checks ($3 ids) from precomputed figures ($1 range key, $2 computed_at). */
+export const PRECOMPUTED_ITEMS_SQL = `WITH ${PRECOMPUTED_STATS.replace('FROM check_statuses WHERE time > $2', 'FROM check_statuses WHERE time > $2 AND check_id = ANY($3::uuid[])')}
+SELECT c.id, row_to_json(x)::text AS json${LIVE_CHECKS}
+LEFT JOIN s ON s.check_id = c.id${ITEM}
+WHERE c.id = ANY($3::uuid[])`;
+
+/**
+ * The items of the precomputed summaries this replica served, by range: an answer rebuilds only
+ * the items whose check ran (or was applied) since, and all of them after each refresh.
+ */
+export class SummaryItems {
+  private ranges = new Map<string, { asOf: number; items: Map<string, { v: string; json: string }> }>();
+
+  constructor(private readonly db: Queryable) {}
+
+  /**
+   * After a refresh: rebuilds the items of a range this replica has served, so the next request
+   * does not wait for all of them.
+   */
+  async warm(range: PrecomputedRange, asOf: Date): Promise<void> {
+    const cached = this.ranges.get(range.key);
+    if (cached && cached.asOf < asOf.getTime()) await this.answer(range, asOf, null);
+  }
+
+  /** The JSON array of the range's items (for the checks matching `labels`), and how many were rebuilt. */
+  async answer(range: PrecomputedRange, asOf: Date, labels: string | null): Promise<{ json: string; rebuilt: number }> {
+    let cached = this.ranges.get(range.key);
+    if (!cached || cached.asOf !== asOf.getTime()) {
+      cached = { asOf: asOf.getTime(), items: new Map() };
+      this.ranges.set(range.key, cached);
+    }
+    const { items } = cached;
+    const { rows: order } = await this.db.query<{ id: string; v: string }>(SUMMARY_CHECKS_SQL, [labels]);
+    const stale = order.filter((r) => items.get(r.id)?.v !== r.v);
+    if (stale.length) {
+      const { rows } = await this.db.query<{ id: string; json: string }>(PRECOMPUTED_ITEMS_SQL, [
+        range.key,
+        asOf,
+        stale.map((r) => r.id),
+      ]);
+      const json = new Map(rows.map((r) => [r.id, r.json]));
+      for (const r of stale) {
+        const j = json.get(r.id);
+        if (j) items.set(r.id, { v: r.v, json: j });
+      }
+    }
+    // Checks gone since (deleted, or filtered out for good) are dropped when the whole set is asked for.
+    if (labels === null && items.size > order.length) {
+      const live = new Set(order.map((r) => r.id));
+      for (const id of items.keys()) if (!live.has(id)) items.delete(id);
+    }
+    const parts: string[] = [];
+    for (const r of order) {
+      const it = items.get(r.id);
+      if (it) parts.push(it.json);
+    }
+    return { json: `[${parts.join(',')}]`, rebuilt: stale.length };
+  }
+}
 
 export interface PrecomputedRange {
   /** The key in check_summaries; also how the range is written (`start=1h`). */
@@ -160,7 +237,7 @@ export async function refreshSummary(
   db: Database,
   range: PrecomputedRange,
   minAgeMs = range.everyMs,
-): Promise<{ ran: boolean; checks: number; ms: number }> {
+): Promise<{ ran: boolean; checks: number; ms: number; asOf?: Date }> {
   const started = performance.now();
   const result = await db.transaction(async (tx) => {
     await tx.query(`INSERT INTO check_summary_ranges (range_key) VALUES ($1) ON CONFLICT DO NOTHING`, [range.key]);
@@ -170,7 +247,7 @@ export async function refreshSummary(
        FOR UPDATE SKIP LOCKED`,
       [range.key, minAgeMs],
     );
-    if (!rows[0]) return { ran: false, checks: 0 };
+    if (!rows[0]) return { ran: false, checks: 0, asOf: undefined };
     const end = new Date();
     const start = new Date(end.getTime() - range.ms);
     await tx.query(`DELETE FROM check_summaries WHERE range_key = $1`, [range.key]);
@@ -186,7 +263,7 @@ export async function refreshSummary(
       end,
       os.hostname(),
     ]);
-    return { ran: true, checks: inserted.affectedRows ?? 0 };
+    return { ran: true, checks: inserted.affectedRows ?? 0, asOf: end };
   });
   return { ...result, ms: performance.now() - started };
 }
@@ -214,6 +291,8 @@ export class SummaryRefresher {
 
   constructor(
     private readonly db: Database,
+    /** Called after each refresh this replica made (e.g. to rebuild the answers it serves). */
+    private readonly onRefreshed: (range: PrecomputedRange, asOf: Date) => void = () => undefined,
     private readonly ranges: readonly PrecomputedRange[] = PRECOMPUTED_RANGES,
   ) {}
 
@@ -224,6 +303,7 @@ export class SummaryRefresher {
         if (this.stopped) return;
         // A little early, so a refresh finishing late does not skip a whole period.
         const p = refreshSummary(this.db, range, range.everyMs - 2_000)
+          .then((r) => r.asOf && this.onRefreshed(range, r.asOf))
           .catch((e: unknown) => console.error(`health summary ${range.key}:`, (e as Error).message))
           .finally(() => {
             this.running.delete(p);
