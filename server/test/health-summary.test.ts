@@ -354,6 +354,32 @@ WHERE c.deleted_at IS NULL AND ca.deleted_at IS NULL
     expect(again.headers.get('x-summary-source')).toBe('precomputed');
     expect((await body(again)).steady!.uptime.failed).toBe(s1.uptime.failed);
 
+    // Checks added and removed since the last answer show up at once, in order.
+    const added = await fetch(`${app.url}/api/canary`, {
+      method: 'POST',
+      headers: { ...editor.headers, 'content-type': 'application/yaml' },
+      body: CANARY.replace('name: rollup-summary', 'name: a-first-canary'),
+    });
+    expect(added.status).toBe(201);
+    const addedId = ((await added.json()) as { applied: Array<{ id: string }> }).applied[0]!.id;
+    const withNew = await get('start=1h');
+    expect(withNew.headers.get('x-summary-source')).toBe('precomputed');
+    const names = (r: { checks_summary: Array<Item & { canary_name: string }> }) =>
+      r.checks_summary.map((c) => `${c.canary_name}/${c.name}`);
+    expect(names((await withNew.json()) as never)).toEqual([
+      'a-first-canary/flaky',
+      'a-first-canary/steady',
+      'rollup-summary/flaky',
+      'rollup-summary/steady',
+    ]);
+    expect(
+      (await fetch(`${app.url}/api/canary/${addedId}`, { method: 'DELETE', headers: editor.headers })).status,
+    ).toBe(204);
+    expect(names((await (await get('start=1h')).json()) as never)).toEqual([
+      'rollup-summary/flaky',
+      'rollup-summary/steady',
+    ]);
+
     // After a refresh, warming rebuilds the items of a range served before (and only those).
     const items = new SummaryItems(test.db);
     const range = PRECOMPUTED_RANGES[0]!;
@@ -364,7 +390,7 @@ WHERE c.deleted_at IS NULL AND ca.deleted_at IS NULL
     await items.warm(PRECOMPUTED_RANGES[1]!, next.asOf!); // never served: nothing to do
     const warmed = await items.answer(range, next.asOf!, null);
     expect(warmed.rebuilt).toBe(0);
-    expect(JSON.parse(warmed.json)).toHaveLength(2);
+    expect(JSON.parse(Buffer.concat(warmed.chunks).toString())).toHaveLength(2);
 
     // Figures nobody refreshed for a while are not served.
     await test.db.query(

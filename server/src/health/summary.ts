@@ -124,26 +124,65 @@ s AS (
 /** The whole summary from precomputed figures: $1 range key, $2 computed_at, $3 the label filter. */
 export const PRECOMPUTED_SUMMARY_SQL = `WITH ${PRECOMPUTED_STATS}${summaryOutput('$3')}`;
 
+/** What an item depends on besides the range's figures: a run or an apply moves these. */
+const VERSION = 'greatest(c.updated_at, ca.updated_at, ag.updated_at)';
+
 /**
- * The checks of a summary in order ($1 the label filter), each with what its item depends on
- * besides the range's figures: a run or an apply moves the check's or canary's updated_at.
+ * The checks of a summary in order ($1 the label filter), each with its version, its sort key, and
+ * `next`: where the next look for changes starts (see CHANGED_CHECKS_SQL).
  */
 export const SUMMARY_CHECKS_SQL = `
-SELECT c.id, greatest(c.updated_at, ca.updated_at, ag.updated_at)::text AS v${LIVE_CHECKS}${labelFilter('$1')}
+SELECT c.id, ${VERSION}::text AS v, ca.name || E'\\n' || c.name AS k, now() - interval '10 seconds' AS next${LIVE_CHECKS}${labelFilter('$1')}
 ORDER BY ca.name, c.name, c.id`;
 
+/**
+ * The checks changed (run, applied, deleted) since $1, and `next` (one row with nulls when none
+ * changed). Looking back 10 s more than the last answer covers transactions that committed late.
+ */
+const CHANGED_CHECKS_SQL = `
+WITH t AS (SELECT now() - interval '10 seconds' AS next)
+SELECT t.next, x.* FROM t LEFT JOIN LATERAL (
+  SELECT c.id, ${VERSION}::text AS v, ca.name || E'\\n' || c.name AS k,
+         (c.deleted_at IS NULL AND ca.deleted_at IS NULL) AS live${LIVE_CHECKS}
+  WHERE greatest(${VERSION}, c.deleted_at, ca.deleted_at) > $1
+) x ON true`;
+
 /** The items of some checks ($3 ids) from precomputed figures ($1 range key, $2 computed_at). */
-export const PRECOMPUTED_ITEMS_SQL = `WITH ${PRECOMPUTED_STATS.replace('FROM check_statuses WHERE time > $2', 'FROM check_statuses WHERE time > $2 AND check_id = ANY($3::uuid[])')}
+export const PRECOMPUTED_ITEMS_SQL = `WITH ${PRECOMPUTED_STATS.replace(
+  'FROM check_statuses WHERE time > $2',
+  'FROM check_statuses WHERE time > $2 AND check_id = ANY($3::uuid[])',
+).replace('WHERE range_key = $1)', 'WHERE range_key = $1 AND check_id = ANY($3::uuid[]))')}
 SELECT c.id, row_to_json(x)::text AS json${LIVE_CHECKS}
 LEFT JOIN s ON s.check_id = c.id${ITEM}
 WHERE c.id = ANY($3::uuid[])`;
 
+interface CachedItem {
+  v: string;
+  k: string;
+  /** The item's JSON, encoded once: an answer is these bytes joined. */
+  json: Buffer;
+}
+
+const COMMA = Buffer.from(',');
+const OPEN = Buffer.from('[');
+const CLOSE = Buffer.from(']');
+
+interface CachedRange {
+  asOf: number;
+  items: Map<string, CachedItem>;
+  /** The ids of every live check in order, and where to look for changes from (unfiltered answers). */
+  order?: string[];
+  since?: Date;
+}
+
 /**
- * The items of the precomputed summaries this replica served, by range: an answer rebuilds only
- * the items whose check ran (or was applied) since, and all of them after each refresh.
+ * The items of the precomputed summaries this replica served, by range. An unfiltered answer asks
+ * the database only for the checks changed since the previous one and rebuilds their items (all of
+ * them after a refresh, or the order when checks were added, removed or renamed); a label-filtered
+ * one reads the order of its checks and rebuilds the items that changed.
  */
 export class SummaryItems {
-  private ranges = new Map<string, { asOf: number; items: Map<string, { v: string; json: string }> }>();
+  private ranges = new Map<string, CachedRange>();
 
   constructor(private readonly db: Queryable) {}
 
@@ -156,16 +195,52 @@ export class SummaryItems {
     if (cached && cached.asOf < asOf.getTime()) await this.answer(range, asOf, null);
   }
 
-  /** The JSON array of the range's items (for the checks matching `labels`), and how many were rebuilt. */
-  async answer(range: PrecomputedRange, asOf: Date, labels: string | null): Promise<{ json: string; rebuilt: number }> {
+  /**
+   * The JSON array of the range's items (for the checks matching `labels`) as the byte chunks to
+   * send one after another, and how many items were rebuilt.
+   */
+  async answer(
+    range: PrecomputedRange,
+    asOf: Date,
+    labels: string | null,
+  ): Promise<{ chunks: Buffer[]; rebuilt: number }> {
     let cached = this.ranges.get(range.key);
     if (!cached || cached.asOf !== asOf.getTime()) {
       cached = { asOf: asOf.getTime(), items: new Map() };
       this.ranges.set(range.key, cached);
     }
     const { items } = cached;
-    const { rows: order } = await this.db.query<{ id: string; v: string }>(SUMMARY_CHECKS_SQL, [labels]);
-    const stale = order.filter((r) => items.get(r.id)?.v !== r.v);
+    type Row = { id: string; v: string; k: string; next: Date };
+    let order: string[];
+    let stale: Row[];
+    if (labels !== null) {
+      const { rows } = await this.db.query<Row>(SUMMARY_CHECKS_SQL, [labels]);
+      order = rows.map((r) => r.id);
+      stale = rows.filter((r) => items.get(r.id)?.v !== r.v);
+    } else {
+      let changed: Array<Row & { live: boolean | null }> | undefined;
+      if (cached.order && cached.since) {
+        const { rows } = await this.db.query<Row & { live: boolean | null }>(CHANGED_CHECKS_SQL, [cached.since]);
+        cached.since = rows[0]!.next;
+        changed = rows.filter((r) => r.id !== null);
+        // A check added, removed or renamed changes the order: read it again.
+        const moved = changed.some((r) => (r.live ? items.get(r.id)?.k !== r.k : items.has(r.id)));
+        if (moved) changed = undefined;
+      }
+      if (changed) {
+        order = cached.order!;
+        stale = changed.filter((r) => r.live && items.get(r.id)?.v !== r.v);
+      } else {
+        const { rows } = await this.db.query<Row>(SUMMARY_CHECKS_SQL, [null]);
+        order = cached.order = rows.map((r) => r.id);
+        if (rows[0]) cached.since = rows[0].next;
+        stale = rows.filter((r) => items.get(r.id)?.v !== r.v);
+        if (items.size > order.length) {
+          const live = new Set(order);
+          for (const id of items.keys()) if (!live.has(id)) items.delete(id);
+        }
+      }
+    }
     if (stale.length) {
       const { rows } = await this.db.query<{ id: string; json: string }>(PRECOMPUTED_ITEMS_SQL, [
         range.key,
@@ -175,20 +250,18 @@ export class SummaryItems {
       const json = new Map(rows.map((r) => [r.id, r.json]));
       for (const r of stale) {
         const j = json.get(r.id);
-        if (j) items.set(r.id, { v: r.v, json: j });
+        if (j) items.set(r.id, { v: r.v, k: r.k, json: Buffer.from(j) });
       }
     }
-    // Checks gone since (deleted, or filtered out for good) are dropped when the whole set is asked for.
-    if (labels === null && items.size > order.length) {
-      const live = new Set(order.map((r) => r.id));
-      for (const id of items.keys()) if (!live.has(id)) items.delete(id);
+    const chunks: Buffer[] = [OPEN];
+    for (const id of order) {
+      const it = items.get(id);
+      if (!it) continue;
+      if (chunks.length > 1) chunks.push(COMMA);
+      chunks.push(it.json);
     }
-    const parts: string[] = [];
-    for (const r of order) {
-      const it = items.get(r.id);
-      if (it) parts.push(it.json);
-    }
-    return { json: `[${parts.join(',')}]`, rebuilt: stale.length };
+    chunks.push(CLOSE);
+    return { chunks, rebuilt: stale.length };
   }
 }
 
@@ -202,8 +275,8 @@ export interface PrecomputedRange {
 
 /** The ranges the dashboard asks for most (its default 1h, and the day, week and month). */
 export const PRECOMPUTED_RANGES: readonly PrecomputedRange[] = [
-  { key: '1h', ms: 3_600_000, everyMs: 30_000 },
-  { key: '1d', ms: 86_400_000, everyMs: 60_000 },
+  { key: '1h', ms: 3_600_000, everyMs: 60_000 },
+  { key: '1d', ms: 86_400_000, everyMs: 2 * 60_000 },
   { key: '7d', ms: 7 * 86_400_000, everyMs: 5 * 60_000 },
   { key: '30d', ms: 30 * 86_400_000, everyMs: 5 * 60_000 },
 ];
