@@ -25,7 +25,8 @@
 //
 // Flags: --part engine|summary|all, --db postgres|pglite|all, --minutes 10, --checks 10000 (PostgreSQL),
 // --pglite-checks 1000, --per-canary 100, --pool 10,20, --warmup 60 (s), --drain 60 (s), --prefill-hours 2,
-// --summary-checks 10000, --raw-hours 24, --rollup-days 30, --requests 20, --ranges 1h,24h,7d,30d, --reuse,
+// --summary-checks 10000, --raw-hours 24, --rollup-days 30, --requests 20, --live-requests (= --requests),
+// --pace-ms 0 (between precomputed requests), --ranges 1h,24h,7d,30d, --reuse,
 // --try-indexes (also time the summary's aggregate with a covering index, built and dropped again).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -85,6 +86,10 @@ const summaryChecks = numberFlag(flags, 'summary-checks', 10_000);
 const rawHours = numberFlag(flags, 'raw-hours', 24);
 const rollupDays = numberFlag(flags, 'rollup-days', 30);
 const requests = numberFlag(flags, 'requests', 20);
+// Requests of the summary computed on request (default: --requests), and a pause between the
+// precomputed ones (ms) so they spread over the refresh periods as a dashboard's polls do.
+const liveRequests = numberFlag(flags, 'live-requests', requests);
+const paceMs = numberFlag(flags, 'pace-ms', 0);
 const ranges = String(flags.ranges ?? '1h,24h,7d,30d').split(',');
 
 const ENGINE_DB = 'opsdeck_bench_health';
@@ -1024,7 +1029,9 @@ async function summaryBench(): Promise<void> {
     const samples: Awaited<ReturnType<typeof one>>[] = [];
     const started = performance.now();
     // At most --requests, and at most 2 minutes per range (at least 3 requests).
-    while (samples.length < requests && (samples.length < 3 || performance.now() - started < 120_000)) {
+    const wanted = cached ? requests : liveRequests;
+    while (samples.length < wanted && (samples.length < 3 || performance.now() - started < 120_000)) {
+      if (cached && paceMs && samples.length) await sleep(paceMs);
       samples.push(await one());
       sm.postgres.sample();
     }
