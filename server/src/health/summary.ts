@@ -105,24 +105,27 @@ export function summarySqlFor(start: Date, end: Date): string {
 /**
  * The precomputed figures of a range ($1 the range key) with the runs recorded since they were
  * computed ($2 computed_at) added to the counts and last pass and failure; the percentiles and
- * rolling1h are as computed.
+ * rolling1h are as computed. `only` narrows both to some checks (an SQL condition on check_id).
  */
-const PRECOMPUTED_STATS = `
+const precomputedStats = (only = 'true') => `
 d AS (
   SELECT check_id, count(*) FILTER (WHERE status) AS passed, count(*) FILTER (WHERE NOT status) AS failed,
          max(time) FILTER (WHERE status) AS last_pass, max(time) FILTER (WHERE NOT status) AS last_fail
-  FROM check_statuses WHERE time > $2 GROUP BY check_id
+  FROM check_statuses WHERE time > $2 AND ${only} GROUP BY check_id
 ),
 s AS (
   SELECT coalesce(p.check_id, d.check_id) AS check_id,
          coalesce(p.passed, 0) + coalesce(d.passed, 0) AS passed, coalesce(p.failed, 0) + coalesce(d.failed, 0) AS failed,
          greatest(p.last_pass, d.last_pass) AS last_pass, greatest(p.last_fail, d.last_fail) AS last_fail,
          p.p95, p.p97, p.p99, p.rolling1h
-  FROM (SELECT * FROM check_summaries WHERE range_key = $1) p FULL JOIN d ON d.check_id = p.check_id
+  FROM (SELECT * FROM check_summaries WHERE range_key = $1 AND ${only}) p FULL JOIN d ON d.check_id = p.check_id
 )`;
 
-/** The whole summary from precomputed figures: $1 range key, $2 computed_at, $3 the label filter. */
-export const PRECOMPUTED_SUMMARY_SQL = `WITH ${PRECOMPUTED_STATS}${summaryOutput('$3')}`;
+/**
+ * The whole summary from precomputed figures in one query ($1 range key, $2 computed_at, $3 the
+ * label filter): what the per-check answers of SummaryItems must add up to (the tests compare them).
+ */
+export const PRECOMPUTED_SUMMARY_SQL = `WITH ${precomputedStats()}${summaryOutput('$3')}`;
 
 /** What an item depends on besides the range's figures: a run or an apply moves these. */
 const VERSION = 'greatest(c.updated_at, ca.updated_at, ag.updated_at)';
@@ -148,10 +151,7 @@ SELECT t.next, x.* FROM t LEFT JOIN LATERAL (
 ) x ON true`;
 
 /** The items of some checks ($3 ids) from precomputed figures ($1 range key, $2 computed_at). */
-export const PRECOMPUTED_ITEMS_SQL = `WITH ${PRECOMPUTED_STATS.replace(
-  'FROM check_statuses WHERE time > $2',
-  'FROM check_statuses WHERE time > $2 AND check_id = ANY($3::uuid[])',
-).replace('WHERE range_key = $1)', 'WHERE range_key = $1 AND check_id = ANY($3::uuid[]))')}
+export const PRECOMPUTED_ITEMS_SQL = `WITH ${precomputedStats('check_id = ANY($3::uuid[])')}
 SELECT c.id, row_to_json(x)::text AS json${LIVE_CHECKS}
 LEFT JOIN s ON s.check_id = c.id${ITEM}
 WHERE c.id = ANY($3::uuid[])`;
