@@ -5,7 +5,7 @@
 // existing spec is shown with write on connections (spec/3 §2), creating one with write on
 // playbooks; everyone else reads the spec. A playbook from another source is read-only here.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft, FileCode2, Save, Trash2 } from 'lucide-react';
+import { Save, Trash2 } from 'lucide-react';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError, errorMessage } from '../../api/client';
@@ -16,10 +16,9 @@ import { Button } from '../../ui/button';
 import { Card } from '../../ui/card';
 import { CodeEditor, describeProblem, parseEditorDocument, type DocumentProblem } from '../../ui/code-editor';
 import { ConfirmDialog } from '../../ui/dialog';
-import { EmptyState } from '../../ui/empty-state';
+import { EditorBackLink, EditorLoading, EditorUnavailable } from '../../ui/editor-page';
 import { Field, Input } from '../../ui/input';
 import { usePageHeader } from '../../ui/page-header';
-import { Skeleton } from '../../ui/skeleton';
 import { toast } from '../../ui/toast';
 // The server's 400 answers for applied resources have one shape; the settings editors read it the same way.
 import { appliedProblemsOf } from '../settings/resources/appliedResourceStore';
@@ -64,34 +63,11 @@ export default function PlaybookEditPage() {
   });
   usePageHeader({ title: isNew ? 'New Playbook' : playbook.data ? playbookTitle(playbook.data.row) : undefined });
 
-  const back = (
-    <Link
-      to="/playbooks"
-      className="inline-flex items-center gap-1.5 text-[13px] font-medium text-muted hover:text-foreground"
-    >
-      <ArrowLeft className="size-4" aria-hidden /> Playbooks
-    </Link>
-  );
+  const back = <EditorBackLink to="/playbooks" label="Playbooks" />;
 
-  if (!isNew && playbook.isPending) {
-    return (
-      <div className="space-y-4" data-testid="playbook-loading">
-        {back}
-        <Skeleton className="h-10 w-72" />
-        <Skeleton className="h-80" />
-      </div>
-    );
-  }
-  if (!isNew && (playbook.isError || !playbook.data)) {
-    return (
-      <div className="space-y-4">
-        {back}
-        <Card>
-          <EmptyState icon={FileCode2} title={playbook.isError ? errorMessage(playbook.error) : NOT_FOUND} />
-        </Card>
-      </div>
-    );
-  }
+  if (!isNew && playbook.isPending) return <EditorLoading back={back} testId="playbook-loading" />;
+  if (!isNew && (playbook.isError || !playbook.data))
+    return <EditorUnavailable back={back} title={playbook.isError ? errorMessage(playbook.error) : NOT_FOUND} />;
   // Keyed so that another playbook starts a fresh editor.
   return <PlaybookSpecForm key={playbook.data?.row.id ?? 'new'} loaded={playbook.data ?? undefined} back={back} />;
 }

@@ -5,7 +5,7 @@
 // document is never saved. Name and namespace are read-only when editing; resources from another
 // source (agent, file, Kubernetes) are read-only altogether.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft, FileCode2, Save, Trash2 } from 'lucide-react';
+import { Save, Trash2 } from 'lucide-react';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { describeSchemaError, validateJsonSchema } from '@opsdeck/common/jsonSchema';
@@ -24,11 +24,10 @@ import {
   type DocumentProblem,
 } from '../../../ui/code-editor';
 import { ConfirmDialog } from '../../../ui/dialog';
-import { EmptyState } from '../../../ui/empty-state';
+import { EditorBackLink, EditorLoading, EditorUnavailable } from '../../../ui/editor-page';
 import { Field, Input, Select, Textarea } from '../../../ui/input';
 import { useListState } from '../../../ui/list-state';
 import { usePageHeader } from '../../../ui/page-header';
-import { Skeleton } from '../../../ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../ui/tabs';
 import { toast } from '../../../ui/toast';
 import { JobHistoryTable } from '../jobs/JobHistoryTable';
@@ -66,34 +65,13 @@ export default function SettingsResourceEditPage({
 
   usePageHeader({ title: isNew ? `New ${kind.singular}` : resource.data?.name });
 
-  const back = (
-    <Link
-      to={kind.list?.to ?? `/settings/${table}`}
-      className="inline-flex items-center gap-1.5 text-[13px] font-medium text-muted hover:text-foreground"
-    >
-      <ArrowLeft className="size-4" aria-hidden /> {kind.list?.title ?? kind.title}
-    </Link>
-  );
+  const back = <EditorBackLink to={kind.list?.to ?? `/settings/${table}`} label={kind.list?.title ?? kind.title} />;
 
-  if (!isNew && resource.isPending) {
+  if (!isNew && resource.isPending) return <EditorLoading back={back} />;
+  if (!isNew && (resource.isError || !resource.data))
     return (
-      <div className="space-y-4">
-        {back}
-        <Skeleton className="h-10 w-72" />
-        <Skeleton className="h-80" />
-      </div>
+      <EditorUnavailable back={back} title={resource.isError ? errorMessage(resource.error) : NO_RESOURCES_FOUND} />
     );
-  }
-  if (!isNew && (resource.isError || !resource.data)) {
-    return (
-      <div className="space-y-4">
-        {back}
-        <Card>
-          <EmptyState icon={FileCode2} title={resource.isError ? errorMessage(resource.error) : NO_RESOURCES_FOUND} />
-        </Card>
-      </div>
-    );
-  }
   // Keyed so that a different row (or a saved new one) starts a fresh editor.
   return <ResourceEditor key={resource.data?.id ?? 'new'} kind={kind} row={resource.data ?? undefined} back={back} />;
 }
