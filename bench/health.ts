@@ -976,6 +976,7 @@ async function summaryBench(): Promise<void> {
     const one = async () => {
       const t = performance.now();
       const r = await fetch(server.origin + path, { headers });
+      const headersMs = performance.now() - t;
       const text = await r.text();
       const ms = performance.now() - t;
       let serverMs = NaN;
@@ -989,6 +990,9 @@ async function summaryBench(): Promise<void> {
       }
       return {
         ms,
+        headersMs,
+        // How old the answer kept by the server was (seconds; precomputed ranges).
+        age: r.headers.get('age') === null ? NaN : Number(r.headers.get('age')),
         status: r.status,
         bytes: text.length,
         serverMs,
@@ -1024,6 +1028,10 @@ async function summaryBench(): Promise<void> {
       fmt(p95),
       fmt(percentile(lat, 100)),
       `${fmt(percentile(Float64Array.from(ok.map((x) => x.serverMs)), 50))} / ${fmt(percentile(Float64Array.from(ok.map((x) => x.serverMs)), 95))}`,
+      `${fmt(percentile(Float64Array.from(ok.map((x) => x.headersMs)), 50))} / ${fmt(percentile(Float64Array.from(ok.map((x) => x.headersMs)), 95))}`,
+      ok.some((x) => !Number.isNaN(x.age))
+        ? `${fmt(percentile(Float64Array.from(ok.map((x) => x.age).filter((a) => !Number.isNaN(a))), 50))} / ${fmt(percentile(Float64Array.from(ok.map((x) => x.age).filter((a) => !Number.isNaN(a))), 100))}`
+        : '—',
       ok[0]?.checks ?? 0,
       `${((ok[0]?.bytes ?? 0) / 1024 / 1024).toFixed(1)} MB`,
       pct(cpu.server),
@@ -1052,6 +1060,8 @@ async function summaryBench(): Promise<void> {
       'p95 ms',
       'max ms',
       'server-reported ms (p50 / p95)',
+      'headers received ms (p50 / p95)',
+      'answer age s (p50 / max)',
       'checks',
       'body',
       'server CPU',

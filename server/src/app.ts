@@ -163,6 +163,7 @@ export async function startOpsdeck(options: StartOptions = {}): Promise<Opsdeck>
     async close() {
       await stopEngines();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await ctx.health.closeSummaryViews();
       if (!options.database) await ctx.db.close();
     },
   };

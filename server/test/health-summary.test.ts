@@ -9,7 +9,7 @@ import {
   PRECOMPUTED_RANGES,
   PRECOMPUTED_SUMMARY_SQL,
   refreshSummary,
-  SummaryItems,
+  SummaryViews,
   summarySqlFor,
 } from '../src/health/summary.js';
 import { DEFAULT_RETENTION, rollupAndPrune } from '../src/health/rollup.js';
@@ -34,6 +34,7 @@ spec:
 interface Item {
   id: string;
   name: string;
+  canary_name?: string;
   uptime: { passed: number; failed: number; last_pass: string | null; last_fail: string | null };
   latency: { p95: number | null; p97: number | null; p99: number | null; rolling1h: number | null };
 }
@@ -308,8 +309,12 @@ WHERE c.deleted_at IS NULL AND ca.deleted_at IS NULL
       // The same figures as computed now (nothing was recorded in between).
       expect(await body(pre), range).toEqual(await body(live));
     }
-    // The items are kept per check: a repeat rebuilds none of them.
-    const repeat = await get('start=1h');
+    // Asked again soon: the answer this replica keeps (see SummaryViews), with its age in seconds.
+    const soon = await get('start=1h');
+    expect(soon.headers.get('x-summary-source')).toBe('precomputed');
+    expect(Number(soon.headers.get('age'))).toBeLessThanOrEqual(5);
+    // The items are kept per check: an answer brought up to date (max-age=0) rebuilds none of them.
+    const repeat = await get('start=1h', { 'cache-control': 'max-age=0' });
     expect(repeat.headers.get('x-summary-rebuilt')).toBe('0');
     // The same as the whole summary built from the precomputed figures in one query.
     const at = new Date(repeat.headers.get('x-summary-as-of')!);
@@ -333,9 +338,11 @@ WHERE c.deleted_at IS NULL AND ca.deleted_at IS NULL
       new Date(t),
     );
     runs.flaky!.push([t, false, 77]);
-    const afterRun = await get('start=1h');
+    // (Runs of the engines show in the view within its next update: asked for with max-age=0 here.)
+    const afterRun = await get('start=1h', { 'cache-control': 'max-age=0' });
     // Only the check that ran is rebuilt.
     expect(afterRun.headers.get('x-summary-rebuilt')).toBe('1');
+    expect(afterRun.headers.get('age')).toBe('0');
     // The counts of the window the figures were computed for, plus the run since.
     const asOfMs = Date.parse(afterRun.headers.get('x-summary-as-of')!);
     const merged = await body(afterRun);
@@ -345,16 +352,16 @@ WHERE c.deleted_at IS NULL AND ca.deleted_at IS NULL
 
     // History written into the past sends the ranges back to being computed until the next refresh.
     await write('steady', [[Date.now() - 20 * 60_000, false, 5]]);
-    const back = await get('start=1h');
+    const back = await get('start=1h', { 'cache-control': 'max-age=0' });
     expect(back.headers.get('x-summary-source')).toBe('live');
     const s1 = (await body(back)).steady!;
     expect(s1.uptime.failed).toBe(expected('steady', Date.now() - HOUR).failed);
     await refreshSummary(test.db, PRECOMPUTED_RANGES[0]!);
-    const again = await get('start=1h');
+    const again = await get('start=1h', { 'cache-control': 'max-age=0' });
     expect(again.headers.get('x-summary-source')).toBe('precomputed');
     expect((await body(again)).steady!.uptime.failed).toBe(s1.uptime.failed);
 
-    // Checks added and removed since the last answer show up at once, in order.
+    // Checks added and removed through the API (edits) show up in the next answer, in order.
     const added = await fetch(`${app.url}/api/canary`, {
       method: 'POST',
       headers: { ...editor.headers, 'content-type': 'application/yaml' },
@@ -380,22 +387,76 @@ WHERE c.deleted_at IS NULL AND ca.deleted_at IS NULL
       'rollup-summary/steady',
     ]);
 
-    // After a refresh, warming rebuilds the items of a range served before (and only those).
-    const items = new SummaryItems(test.db);
-    const range = PRECOMPUTED_RANGES[0]!;
-    const first = await refreshSummary(test.db, range, 0);
-    expect((await items.answer(range, first.asOf!, null)).rebuilt).toBe(2);
-    const next = await refreshSummary(test.db, range, 0);
-    await items.warm(range, next.asOf!);
-    await items.warm(PRECOMPUTED_RANGES[1]!, next.asOf!); // never served: nothing to do
-    const warmed = await items.answer(range, next.asOf!, null);
-    expect(warmed.rebuilt).toBe(0);
-    expect(JSON.parse(Buffer.concat(warmed.chunks).toString())).toHaveLength(2);
-
     // Figures nobody refreshed for a while are not served.
     await test.db.query(
       `UPDATE check_summary_ranges SET computed_at = now() - interval '10 minutes' WHERE range_key = '1h'`,
     );
-    expect((await get('start=1h')).headers.get('x-summary-source')).toBe('live');
+    expect((await get('start=1h', { 'cache-control': 'max-age=0' })).headers.get('x-summary-source')).toBe('live');
+  });
+
+  it('keeps the answers of the precomputed ranges up to date in the background while they are asked for', async () => {
+    const range = PRECOMPUTED_RANGES[0]!;
+    await refreshSummary(test.db, range, 0);
+    let edits = 0;
+    const views = new SummaryViews(test.db, () => edits, { everyMs: 150, idleMs: 1_000 });
+    const failedOf = (v: { body: Buffer } | undefined) =>
+      (JSON.parse(v!.body.toString()) as Item[]).find((c) => c.name === 'flaky' && c.canary_name === 'rollup-summary')!
+        .uptime.failed;
+    try {
+      const first = await views.get(range);
+      expect(first!.rebuilt).toBe(2);
+      // Asked again soon: the same answer, nothing read.
+      expect(await views.get(range, 60_000)).toBe(first);
+      const before = failedOf(first);
+
+      // A scheduled run (not an edit): the background update picks it up within a period or two.
+      const t = Date.now() + 2_000;
+      await recordResult(
+        test.db,
+        ids.flaky!,
+        { pass: false, invalid: false, durationMs: 5, message: null, error: 'down', details: undefined },
+        new Date(t),
+      );
+      runs.flaky!.push([t, false, 5]);
+      let current = first;
+      for (let i = 0; i < 100 && failedOf(current) === before; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        current = await views.get(range, 60_000);
+      }
+      expect(failedOf(current)).toBe(before + 1);
+      expect(current!.rebuilt).toBe(1);
+
+      // An edit of this process: the next answer is brought up to date first, whatever its age.
+      const kept = await views.get(range, 60_000);
+      edits++;
+      const edited = await views.get(range, 60_000);
+      expect(edited).not.toBe(kept);
+      expect(edited!.edits).toBe(1);
+      // max-age=0: a new answer (from the cached items: none rebuilt).
+      const asked = await views.get(range, 0);
+      expect(asked).not.toBe(edited);
+      expect(asked!.rebuilt).toBe(0);
+
+      // Nobody asks for longer than idleMs: the updates stop (the answer kept is older than a period).
+      await new Promise((r) => setTimeout(r, 2_000));
+      expect(Date.now() - (await views.get(range, 60_000))!.at).toBeGreaterThan(500);
+
+      // A refresh of the figures rebuilds a watched view at once: every item, for the new window.
+      const refreshed = await refreshSummary(test.db, range, 0);
+      views.refreshed(range);
+      let next = await views.get(range, 60_000);
+      for (let i = 0; i < 100 && next!.asOf.getTime() !== refreshed.asOf!.getTime(); i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        next = await views.get(range, 60_000);
+      }
+      expect(next!.asOf.toISOString()).toBe(refreshed.asOf!.toISOString());
+      expect(next!.rebuilt).toBe(2);
+
+      // Figures gone stale: no answer to serve (the route computes the summary instead).
+      await test.db.query(`UPDATE check_summary_ranges SET computed_at = NULL WHERE range_key = '1h'`);
+      expect(await views.get(range, 0)).toBeUndefined();
+    } finally {
+      await views.close();
+    }
   });
 });

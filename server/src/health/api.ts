@@ -12,7 +12,7 @@ import type { Checker } from './checker.js';
 import type { HealthEngine } from './engine.js';
 import { parseDuration } from './checkers/duration.js';
 import { applyCanary, deleteCanary, healthWrites } from './store.js';
-import { freshComputedAt, precomputedRangeOf, SummaryItems, summarySqlFor } from './summary.js';
+import { freshComputedAt, precomputedRangeOf, summarySqlFor } from './summary.js';
 
 interface Deps {
   db: Database;
@@ -67,11 +67,8 @@ export function healthRoutes(deps: Deps): Hono<AuthEnv> {
   const { db, identity, engine } = deps;
   // The checks' JSON of recent summaries, by normalized query; the answers do not depend on the caller.
   const summaries = new Map<string, { at: number; writes: number; checks: Promise<string> }>();
-  // The items of precomputed summaries, rebuilt per check as checks run.
-  const items = new SummaryItems(db);
-  engine.onSummaryRefreshed((range, asOf) => {
-    items.warm(range, asOf).catch((e: unknown) => console.error('health summary:', (e as Error).message));
-  });
+  // The answers of the precomputed ranges, kept up to date by this replica (see SummaryViews).
+  const views = engine.summaryViews;
 
   app.onError((err, c) => {
     const body = resourceErrorBody(err);
@@ -136,23 +133,35 @@ export function healthRoutes(deps: Deps): Hono<AuthEnv> {
         throw new HttpError(400, 'VALIDATION', 'labels must be a JSON object of label names to values');
       }
     }
-    const noCache = /no-cache/i.test(c.req.header('cache-control') ?? '');
+    const cacheControl = c.req.header('cache-control') ?? '';
+    const noCache = /no-cache/i.test(cacheControl);
     // The usual ranges back from now are precomputed (see summary.ts) unless the caller asks for
-    // figures computed now, or no replica has refreshed them lately.
+    // figures computed now, or no replica has refreshed them lately. Unfiltered, they are answered
+    // from the view this replica keeps up to date; `Cache-Control: max-age=N` asks for one no older.
     const range = noCache
       ? undefined
       : precomputedRangeOf(c.req.query('start') ?? c.req.query('timeRange'), c.req.query('end'));
-    const asOf = range && (await freshComputedAt(db, range));
-    if (range && asOf) {
-      const { chunks, rebuilt } = await items.answer(range, asOf, labels);
-      const head = `{"duration":${Math.round(performance.now() - started)},"runnerName":"local","checks_summary":`;
-      const body = Buffer.concat([Buffer.from(head), ...chunks, Buffer.from('}')]);
-      return c.body(body, 200, {
-        'content-type': 'application/json; charset=utf-8',
-        'x-summary-source': 'precomputed',
-        'x-summary-as-of': asOf.toISOString(),
-        'x-summary-rebuilt': String(rebuilt),
-      });
+    if (range) {
+      const maxAge = /max-age=(\d+)/i.exec(cacheControl);
+      let answer: { asOf: Date; chunks: Buffer[]; rebuilt: number; age?: number } | undefined;
+      if (labels === null) {
+        const view = await views.get(range, maxAge ? Number(maxAge[1]) * 1_000 : undefined);
+        if (view) answer = { ...view, chunks: [view.body], age: Date.now() - view.at };
+      } else {
+        const asOf = await freshComputedAt(db, range);
+        if (asOf) answer = { asOf, ...(await views.items.answer(range, asOf, labels)) };
+      }
+      if (answer) {
+        const head = `{"duration":${Math.round(performance.now() - started)},"runnerName":"local","checks_summary":`;
+        const body = Buffer.concat([Buffer.from(head), ...answer.chunks, Buffer.from('}')]);
+        return c.body(body, 200, {
+          'content-type': 'application/json; charset=utf-8',
+          'x-summary-source': 'precomputed',
+          'x-summary-as-of': answer.asOf.toISOString(),
+          'x-summary-rebuilt': String(answer.rebuilt),
+          ...(answer.age === undefined ? {} : { age: String(Math.floor(answer.age / 1_000)) }),
+        });
+      }
     }
     const key = JSON.stringify([
       c.req.query('start') ?? c.req.query('timeRange') ?? '',

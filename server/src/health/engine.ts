@@ -4,8 +4,18 @@ import os from 'node:os';
 import type { Database } from '../db/database.js';
 import type { Checker } from './checker.js';
 import { runCheck, type CanaryRow, type CheckRow, type RunOutcome } from './runner.js';
-import { SummaryRefresher, type PrecomputedRange } from './summary.js';
-import { claimDue, finishRun, recordJob, recordResult, releaseLease, tryLease, type DueCanary } from './store.js';
+import { SummaryRefresher, SummaryViews } from './summary.js';
+import {
+  afterEdit,
+  claimDue,
+  finishRun,
+  healthEdits,
+  recordJob,
+  recordResult,
+  releaseLease,
+  tryLease,
+  type DueCanary,
+} from './store.js';
 
 export interface HealthEngineOptions {
   /** How often to look for due canaries. */
@@ -47,7 +57,11 @@ export class HealthEngine {
   private readonly leaseMs: number;
   /** Keeps the summary's precomputed ranges fresh while the engine runs. */
   private readonly summaries: SummaryRefresher;
-  private readonly summaryListeners = new Set<(range: PrecomputedRange, asOf: Date) => void>();
+  /**
+   * The summary answers this replica serves, kept up to date while someone asks for them (on every
+   * replica, engines or not: close them with closeSummaryViews).
+   */
+  readonly summaryViews: SummaryViews;
 
   constructor(
     private readonly db: Database,
@@ -58,9 +72,9 @@ export class HealthEngine {
     this.maxCanaries = options.maxConcurrentCanaries ?? 32;
     this.maxChecks = options.maxConcurrentChecks ?? 8;
     this.leaseMs = options.leaseMs ?? 120_000;
-    this.summaries = new SummaryRefresher(db, (range, asOf) => {
-      for (const listener of this.summaryListeners) listener(range, asOf);
-    });
+    this.summaryViews = new SummaryViews(db, healthEdits);
+    // After a refresh here, the views of that range are rebuilt ahead of the next request.
+    this.summaries = new SummaryRefresher(db, (range) => this.summaryViews.refreshed(range));
   }
 
   start(): void {
@@ -78,9 +92,9 @@ export class HealthEngine {
     this.summaries.start();
   }
 
-  /** Calls `listener` after each summary refresh this engine makes. */
-  onSummaryRefreshed(listener: (range: PrecomputedRange, asOf: Date) => void): void {
-    this.summaryListeners.add(listener);
+  /** Stops keeping the summary views up to date (when the server closes). */
+  async closeSummaryViews(): Promise<void> {
+    await this.summaryViews.close();
   }
 
   /** Stops claiming work and waits for the runs under way to finish and record. */
@@ -184,10 +198,14 @@ export class HealthEngine {
   }
 
   /**
-   * Runs one check now, outside its schedule. Refused (undefined) while its canary is being run,
-   * so the same check never runs twice at once.
+   * Runs one check now, outside its schedule. Refused ('busy') while its canary is being run, so
+   * the same check never runs twice at once. An edit: the summary served next includes it.
    */
-  async runCheckNow(checkId: string): Promise<CheckRunResult | 'busy' | 'not-found'> {
+  runCheckNow(checkId: string): Promise<CheckRunResult | 'busy' | 'not-found'> {
+    return afterEdit(this.runCheckNowUnnoted(checkId));
+  }
+
+  private async runCheckNowUnnoted(checkId: string): Promise<CheckRunResult | 'busy' | 'not-found'> {
     const { rows } = await this.db.query<
       CheckRow & { canary_name: string; namespace: string; labels: Record<string, string> }
     >(

@@ -22,6 +22,22 @@ function afterWrite<T>(p: Promise<T>): Promise<T> {
   return p.finally(noteHealthWrite);
 }
 
+let edits = 0;
+/**
+ * How many times someone changed health data through this process (applied or deleted a canary,
+ * ran a check now), as opposed to the engine's scheduled runs: a summary kept current in the
+ * background is brought up to date before it is served when this has moved (see SummaryViews).
+ */
+export function healthEdits(): number {
+  return edits;
+}
+/** Notes an edit (and the write) once it has committed (or failed). */
+export function afterEdit<T>(p: Promise<T>): Promise<T> {
+  return afterWrite(p).finally(() => {
+    edits++;
+  });
+}
+
 export interface AppliedCanary {
   id: string;
   created: boolean;
@@ -39,7 +55,7 @@ export async function applyCanary(
   opts: { source?: string; createdBy?: string | null } = {},
 ): Promise<AppliedCanary> {
   const schedule = parseSchedule(def.schedule, undefined);
-  return afterWrite(
+  return afterEdit(
     db.transaction(async (tx) => {
       const existing = await tx.query<{ id: string; schedule: string | null }>(
         `SELECT id, schedule FROM canaries WHERE agent_id = $1 AND namespace = $2 AND name = $3 AND deleted_at IS NULL FOR UPDATE`,
@@ -122,7 +138,7 @@ export async function applyCanary(
 }
 
 export async function deleteCanary(db: Database, id: string): Promise<boolean> {
-  return afterWrite(
+  return afterEdit(
     db.transaction(async (tx) => {
       const { rows } = await tx.query(
         `UPDATE canaries SET deleted_at = now() WHERE id::text = $1 AND deleted_at IS NULL RETURNING id`,

@@ -187,15 +187,6 @@ export class SummaryItems {
   constructor(private readonly db: Queryable) {}
 
   /**
-   * After a refresh: rebuilds the items of a range this replica has served, so the next request
-   * does not wait for all of them.
-   */
-  async warm(range: PrecomputedRange, asOf: Date): Promise<void> {
-    const cached = this.ranges.get(range.key);
-    if (cached && cached.asOf < asOf.getTime()) await this.answer(range, asOf, null);
-  }
-
-  /**
    * The JSON array of the range's items (for the checks matching `labels`) as the byte chunks to
    * send one after another, and how many items were rebuilt.
    */
@@ -262,6 +253,140 @@ export class SummaryItems {
     }
     chunks.push(CLOSE);
     return { chunks, rebuilt: stale.length };
+  }
+}
+
+/** The unfiltered answer of a precomputed range as this replica keeps it (see SummaryViews). */
+export interface SummaryView {
+  /** When the range's figures were computed. */
+  asOf: Date;
+  /** The JSON array of every check's item, ready to send. */
+  body: Buffer;
+  /** When it was brought up to date (it holds what was committed by then), and the edits it includes. */
+  at: number;
+  edits: number;
+  /** How many items that update rebuilt. */
+  rebuilt: number;
+}
+
+/** A request is answered from a view at most this old (unless it asks for less: Cache-Control max-age). */
+export const SUMMARY_VIEW_MAX_AGE_MS = 5_000;
+/** How often a view is brought up to date in the background while someone asks for it. */
+export const SUMMARY_VIEW_EVERY_MS = 2_000;
+/** A view nobody asked for in this long is no longer kept up to date (it is updated on the next request). */
+export const SUMMARY_VIEW_IDLE_MS = 5 * 60_000;
+
+interface ViewState {
+  view?: SummaryView;
+  pending?: { edits: number; done: Promise<SummaryView | undefined> };
+  requested: number;
+}
+
+/**
+ * The unfiltered answers of the precomputed ranges, kept up to date in the background (every
+ * SUMMARY_VIEW_EVERY_MS, from the checks changed since, while the range was asked for in the last
+ * SUMMARY_VIEW_IDLE_MS), so a dashboard's poll is answered from memory: at most
+ * SUMMARY_VIEW_MAX_AGE_MS behind the database, and never behind an edit made through this process
+ * (`edits`: canaries applied or deleted, checks run now). The scheduled runs of the engines show
+ * within one update.
+ */
+export class SummaryViews {
+  private states = new Map<string, ViewState>();
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  private readonly everyMs: number;
+  private readonly idleMs: number;
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly edits: () => number,
+    options: { everyMs?: number; idleMs?: number } = {},
+    readonly items = new SummaryItems(db),
+  ) {
+    this.everyMs = options.everyMs ?? SUMMARY_VIEW_EVERY_MS;
+    this.idleMs = options.idleMs ?? SUMMARY_VIEW_IDLE_MS;
+  }
+
+  /**
+   * The range's answer, no older than `maxAgeMs` and with every edit of this process; undefined
+   * when its figures are not fresh (the caller computes the summary on request then).
+   */
+  async get(range: PrecomputedRange, maxAgeMs = SUMMARY_VIEW_MAX_AGE_MS): Promise<SummaryView | undefined> {
+    const state = this.state(range);
+    state.requested = Date.now();
+    this.schedule();
+    const { view } = state;
+    if (view && Date.now() - view.at <= maxAgeMs && view.edits === this.edits()) return view;
+    return this.update(range);
+  }
+
+  /** After a refresh of the range's figures: rebuilds its view now if someone is watching it. */
+  refreshed(range: PrecomputedRange): void {
+    const state = this.states.get(range.key);
+    if (state && !this.closed && Date.now() - state.requested < this.idleMs) this.background(range);
+  }
+
+  /** Stops the background updates and waits for the one under way. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await Promise.allSettled([...this.states.values()].map((s) => s.pending?.done));
+  }
+
+  private state(range: PrecomputedRange): ViewState {
+    let state = this.states.get(range.key);
+    if (!state) this.states.set(range.key, (state = { requested: 0 }));
+    return state;
+  }
+
+  /** One update at a time per range; a caller that needs a later edit waits for a new one. */
+  private async update(range: PrecomputedRange): Promise<SummaryView | undefined> {
+    const state = this.state(range);
+    const edits = this.edits();
+    while (state.pending) {
+      if (state.pending.edits === edits) return state.pending.done;
+      await state.pending.done.catch(() => undefined);
+    }
+    const at = Date.now();
+    const pending: NonNullable<ViewState['pending']> = { edits, done: Promise.resolve(undefined) };
+    pending.done = (async () => {
+      const asOf = await freshComputedAt(this.db, range);
+      if (!asOf) {
+        state.view = undefined;
+        return undefined;
+      }
+      const { chunks, rebuilt } = await this.items.answer(range, asOf, null);
+      const view: SummaryView = { asOf, body: Buffer.concat(chunks), at, edits, rebuilt };
+      state.view = view;
+      return view;
+    })().finally(() => {
+      if (state.pending === pending) state.pending = undefined;
+    });
+    state.pending = pending;
+    return pending.done;
+  }
+
+  private background(range: PrecomputedRange): void {
+    this.update(range).catch((e: unknown) => console.error(`health summary ${range.key}:`, (e as Error).message));
+  }
+
+  private schedule(): void {
+    if (this.timer || this.closed) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (this.closed) return;
+      const now = Date.now();
+      let watched = false;
+      for (const range of PRECOMPUTED_RANGES) {
+        const state = this.states.get(range.key);
+        if (!state || now - state.requested >= this.idleMs) continue;
+        watched = true;
+        if (!state.pending && (!state.view || now - state.view.at >= this.everyMs - 100)) this.background(range);
+      }
+      if (watched) this.schedule();
+    }, this.everyMs);
+    this.timer.unref();
   }
 }
 
