@@ -3,6 +3,8 @@
 // the engine's own rollupAndPrune, and the summary of 1h (raw), 2d (hourly) and 7d (daily) ranges
 // is compared with what the history says: counts and last pass/fail exact, no run counted twice,
 // runs newer than the last roll-up included, percentiles within the roll-ups' approximation.
+import http from 'node:http';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpsdeck, type Opsdeck } from '../src/app.js';
 import {
@@ -11,6 +13,7 @@ import {
   refreshSummary,
   SummaryViews,
   summarySqlFor,
+  summaryTail,
 } from '../src/health/summary.js';
 import { DEFAULT_RETENTION, rollupAndPrune } from '../src/health/rollup.js';
 import { recordResult } from '../src/health/store.js';
@@ -394,14 +397,51 @@ WHERE c.deleted_at IS NULL AND ca.deleted_at IS NULL
     expect((await get('start=1h', { 'cache-control': 'max-age=0' })).headers.get('x-summary-source')).toBe('live');
   });
 
+  it('sends the answers it keeps gzipped to clients that accept it, compressed once per update', async () => {
+    await refreshSummary(test.db, PRECOMPUTED_RANGES[0]!, 0);
+    const raw = (encoding: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        const req = http.get(
+          `${app.url}/api/canary/api/summary?start=1h`,
+          { headers: { ...viewer.headers, 'accept-encoding': encoding } },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+            res.on('error', reject);
+          },
+        );
+        req.on('error', reject);
+      });
+    const plain = await raw('identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['x-summary-source']).toBe('precomputed');
+    const zipped = await raw('gzip, deflate');
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toBe('Accept-Encoding');
+    // One valid gzip member (gunzip checks the CRC-32 and the length), the same answer but for duration.
+    const strip = (b: Buffer) => {
+      const { duration, ...rest } = JSON.parse(b.toString()) as { duration: number; checks_summary: Item[] };
+      expect(typeof duration).toBe('number');
+      return rest;
+    };
+    const unzipped = zlib.gunzipSync(zipped.body);
+    expect(strip(unzipped)).toEqual(strip(plain.body));
+    expect(strip(unzipped).checks_summary).toHaveLength(2);
+    // Again from the same kept answer: its compressed part is reused, only the tail differs.
+    const twice = await raw('gzip');
+    expect(strip(zlib.gunzipSync(twice.body))).toEqual(strip(plain.body));
+  });
+
   it('keeps the answers of the precomputed ranges up to date in the background while they are asked for', async () => {
     const range = PRECOMPUTED_RANGES[0]!;
     await refreshSummary(test.db, range, 0);
     let edits = 0;
     const views = new SummaryViews(test.db, () => edits, { everyMs: 150, idleMs: 1_000 });
     const failedOf = (v: { body: Buffer } | undefined) =>
-      (JSON.parse(v!.body.toString()) as Item[]).find((c) => c.name === 'flaky' && c.canary_name === 'rollup-summary')!
-        .uptime.failed;
+      (
+        JSON.parse(Buffer.concat([v!.body, summaryTail(0)]).toString()) as { checks_summary: Item[] }
+      ).checks_summary.find((c) => c.name === 'flaky' && c.canary_name === 'rollup-summary')!.uptime.failed;
     try {
       const first = await views.get(range);
       expect(first!.rebuilt).toBe(2);

@@ -12,7 +12,15 @@ import type { Checker } from './checker.js';
 import type { HealthEngine } from './engine.js';
 import { parseDuration } from './checkers/duration.js';
 import { applyCanary, deleteCanary, healthWrites } from './store.js';
-import { freshComputedAt, precomputedRangeOf, summarySqlFor } from './summary.js';
+import { acceptsGzip } from '../http/encoding.js';
+import {
+  freshComputedAt,
+  gzipSummary,
+  precomputedRangeOf,
+  SUMMARY_HEAD,
+  summarySqlFor,
+  summaryTail,
+} from './summary.js';
 
 interface Deps {
   db: Database;
@@ -143,24 +151,33 @@ export function healthRoutes(deps: Deps): Hono<AuthEnv> {
       : precomputedRangeOf(c.req.query('start') ?? c.req.query('timeRange'), c.req.query('end'));
     if (range) {
       const maxAge = /max-age=(\d+)/i.exec(cacheControl);
-      let answer: { asOf: Date; chunks: Buffer[]; rebuilt: number; age?: number } | undefined;
+      const precomputed = (asOf: Date, rebuilt: number, more: Record<string, string> = {}) => ({
+        'content-type': 'application/json; charset=utf-8',
+        'x-summary-source': 'precomputed',
+        'x-summary-as-of': asOf.toISOString(),
+        'x-summary-rebuilt': String(rebuilt),
+        ...more,
+      });
       if (labels === null) {
         const view = await views.get(range, maxAge ? Number(maxAge[1]) * 1_000 : undefined);
-        if (view) answer = { ...view, chunks: [view.body], age: Date.now() - view.at };
+        if (view) {
+          // Kept by this replica: compressed once per update for the clients that accept gzip.
+          const gzip = acceptsGzip(c.req.header('accept-encoding'));
+          const tail = summaryTail(performance.now() - started);
+          const headers = precomputed(view.asOf, view.rebuilt, {
+            age: String(Math.floor((Date.now() - view.at) / 1_000)),
+            vary: 'Accept-Encoding',
+            ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+          });
+          return c.body(gzip ? await gzipSummary(view, tail) : Buffer.concat([view.body, tail]), 200, headers);
+        }
       } else {
         const asOf = await freshComputedAt(db, range);
-        if (asOf) answer = { asOf, ...(await views.items.answer(range, asOf, labels)) };
-      }
-      if (answer) {
-        const head = `{"duration":${Math.round(performance.now() - started)},"runnerName":"local","checks_summary":`;
-        const body = Buffer.concat([Buffer.from(head), ...answer.chunks, Buffer.from('}')]);
-        return c.body(body, 200, {
-          'content-type': 'application/json; charset=utf-8',
-          'x-summary-source': 'precomputed',
-          'x-summary-as-of': answer.asOf.toISOString(),
-          'x-summary-rebuilt': String(answer.rebuilt),
-          ...(answer.age === undefined ? {} : { age: String(Math.floor(answer.age / 1_000)) }),
-        });
+        if (asOf) {
+          const { chunks, rebuilt } = await views.items.answer(range, asOf, labels);
+          const tail = summaryTail(performance.now() - started);
+          return c.body(Buffer.concat([SUMMARY_HEAD, ...chunks, tail]), 200, precomputed(asOf, rebuilt));
+        }
       }
     }
     const key = JSON.stringify([
@@ -189,7 +206,7 @@ export function healthRoutes(deps: Deps): Hono<AuthEnv> {
       checks.catch(forget);
     }
     const checks = await entry!.checks;
-    const body = `{"duration":${Math.round(performance.now() - started)},"runnerName":"local","checks_summary":${checks}}`;
+    const body = Buffer.concat([SUMMARY_HEAD, Buffer.from(checks), summaryTail(performance.now() - started)]);
     return c.body(body, 200, {
       'content-type': 'application/json; charset=utf-8',
       'x-summary-source': 'live',

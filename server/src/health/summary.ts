@@ -3,6 +3,8 @@
 // are precomputed into check_summaries by a refresher on whichever replica takes the range's lock,
 // so the dashboard's polls only join and serialize; any other range is computed on request.
 import os from 'node:os';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import type { Database, Queryable } from '../db/database.js';
 import { parseDuration } from './checkers/duration.js';
 
@@ -260,8 +262,13 @@ export class SummaryItems {
 export interface SummaryView {
   /** When the range's figures were computed. */
   asOf: Date;
-  /** The JSON array of every check's item, ready to send. */
+  /**
+   * The answer up to its last key, ready to send: `{"runnerName":…,"checks_summary":[…]`; a request
+   * adds `,"duration":N}` (see summaryTail).
+   */
   body: Buffer;
+  /** The same compressed, made on first use (see gzipSummary). */
+  deflated?: Promise<DeflatedPrefix>;
   /** When it was brought up to date (it holds what was committed by then), and the edits it includes. */
   at: number;
   edits: number;
@@ -357,7 +364,7 @@ export class SummaryViews {
         return undefined;
       }
       const { chunks, rebuilt } = await this.items.answer(range, asOf, null);
-      const view: SummaryView = { asOf, body: Buffer.concat(chunks), at, edits, rebuilt };
+      const view: SummaryView = { asOf, body: Buffer.concat([SUMMARY_HEAD, ...chunks]), at, edits, rebuilt };
       state.view = view;
       return view;
     })().finally(() => {
@@ -388,6 +395,39 @@ export class SummaryViews {
     }, this.everyMs);
     this.timer.unref();
   }
+}
+
+/** How every summary answer starts; `duration` comes last, once the request's time is known. */
+export const SUMMARY_HEAD = Buffer.from('{"runnerName":"local","checks_summary":');
+/** The end of a summary answer that took `ms`. */
+export const summaryTail = (ms: number) => Buffer.from(`,"duration":${Math.round(ms)}}`);
+
+/** The raw deflate of an answer's constant part (sync-flushed, so more can follow), its CRC-32 and length. */
+export interface DeflatedPrefix {
+  data: Buffer;
+  crc: number;
+  length: number;
+}
+
+const deflateRaw = promisify(zlib.deflateRaw);
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+
+/**
+ * A view's answer as one gzip member without compressing its bulk again per request: the view's
+ * constant part is deflated once (level 1, on the thread pool) and ends on a byte boundary without
+ * the final flag; the request's tail is a final block of its own, and the CRC-32 continues over it.
+ */
+export async function gzipSummary(view: SummaryView, tail: Buffer) {
+  view.deflated ??= deflateRaw(view.body, { level: 1, finishFlush: zlib.constants.Z_SYNC_FLUSH }).then((data) => ({
+    data,
+    crc: zlib.crc32(view.body),
+    length: view.body.length,
+  }));
+  const prefix = await view.deflated;
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(zlib.crc32(tail, prefix.crc), 0);
+  trailer.writeUInt32LE((prefix.length + tail.length) % 2 ** 32, 4);
+  return Buffer.concat([GZIP_HEADER, prefix.data, zlib.deflateRawSync(tail), trailer]);
 }
 
 export interface PrecomputedRange {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveWeb } from './static.js';
@@ -12,6 +13,8 @@ function appFor(webDir: string): Hono {
   serveWeb(app, webDir);
   return app;
 }
+
+const BIG = Array.from({ length: 400 }, (_, i) => `export const value${i} = ${i};`).join('\n');
 
 describe('serveWeb', () => {
   let root: string;
@@ -25,6 +28,8 @@ describe('serveWeb', () => {
     fs.writeFileSync(path.join(webDir, 'assets', 'index-abc123.js'), 'console.log(1)');
     fs.writeFileSync(path.join(webDir, 'assets', 'index-abc123.css'), 'body{}');
     fs.writeFileSync(path.join(webDir, 'favicon.svg'), '<svg/>');
+    fs.writeFileSync(path.join(webDir, 'assets', 'big-abc123.js'), BIG);
+    fs.writeFileSync(path.join(webDir, 'assets', 'logo-abc123.png'), Buffer.alloc(4096, 7));
     fs.writeFileSync(path.join(root, 'secret.txt'), 'outside the web root');
   });
 
@@ -84,6 +89,39 @@ describe('serveWeb', () => {
     const etag = first.headers.get('etag')!;
     const second = await appFor(webDir).request('/favicon.svg', { headers: { 'If-None-Match': etag } });
     expect(second.status).toBe(304);
+  });
+
+  it('sends text files gzipped to browsers that accept it, as a representation of their own', async () => {
+    const gz = await appFor(webDir).request('/assets/big-abc123.js', { headers: { 'Accept-Encoding': 'gzip, br' } });
+    expect(gz.status).toBe(200);
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+    expect(gz.headers.get('vary')).toBe('Accept-Encoding');
+    const bytes = Buffer.from(await gz.arrayBuffer());
+    expect(bytes.length).toBeLessThan(BIG.length / 3);
+    expect(Number(gz.headers.get('content-length'))).toBe(bytes.length);
+    expect(zlib.gunzipSync(bytes).toString()).toBe(BIG);
+
+    const plain = await appFor(webDir).request('/assets/big-abc123.js');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toBe('Accept-Encoding');
+    expect(await plain.text()).toBe(BIG);
+    expect(plain.headers.get('etag')).not.toBe(gz.headers.get('etag'));
+    const refused = await appFor(webDir).request('/assets/big-abc123.js', {
+      headers: { 'Accept-Encoding': 'gzip;q=0' },
+    });
+    expect(refused.headers.get('content-encoding')).toBeNull();
+
+    // Revalidating the gzip variant with its own ETag.
+    const again = await appFor(webDir).request('/assets/big-abc123.js', {
+      headers: { 'Accept-Encoding': 'gzip', 'If-None-Match': gz.headers.get('etag')! },
+    });
+    expect(again.status).toBe(304);
+    // Small files and images go as they are.
+    const small = await appFor(webDir).request('/favicon.svg', { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(small.headers.get('content-encoding')).toBeNull();
+    const png = await appFor(webDir).request('/assets/logo-abc123.png', { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(png.headers.get('content-encoding')).toBeNull();
+    expect((await png.arrayBuffer()).byteLength).toBe(4096);
   });
 
   it('explains how to build the console when index.html is missing', async () => {

@@ -3,7 +3,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import type { Env, Hono } from 'hono';
+import { acceptsGzip } from './encoding.js';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -27,6 +30,24 @@ const CONTENT_TYPES: Record<string, string> = {
   '.ttf': 'font/ttf',
   '.wasm': 'application/wasm',
 };
+
+/** Text worth compressing for browsers that accept gzip (images and fonts are compressed already). */
+const COMPRESSIBLE = new Set([
+  '.html',
+  '.js',
+  '.mjs',
+  '.css',
+  '.json',
+  '.map',
+  '.webmanifest',
+  '.txt',
+  '.svg',
+  '.wasm',
+]);
+const MIN_COMPRESSED_SIZE = 1024;
+const gzip = promisify(zlib.gzip);
+/** The gzip of each file served, made once per version of the file (the build is a few MB). */
+const compressed = new Map<string, { etag: string; data: Promise<Buffer> }>();
 
 /** Vite puts content-hashed files under /assets/: their URL changes whenever their bytes do. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -87,18 +108,38 @@ function statFile(file: string): fs.Stats | undefined {
   }
 }
 
-function sendFile(request: Request, file: string, stat: fs.Stats, cacheControl: string): Response {
+async function sendFile(request: Request, file: string, stat: fs.Stats, cacheControl: string): Promise<Response> {
   const etag = `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
+  const ext = path.extname(file).toLowerCase();
+  const compressible = COMPRESSIBLE.has(ext) && stat.size >= MIN_COMPRESSED_SIZE;
+  const gzipped = compressible && acceptsGzip(request.headers.get('accept-encoding'));
+  // The compressed variant is another representation: its own validator.
+  const tag = gzipped ? etag.replace(/"$/, '-gz"') : etag;
   const headers: Record<string, string> = {
-    'Content-Type': CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+    'Content-Type': CONTENT_TYPES[ext] ?? 'application/octet-stream',
     'Cache-Control': cacheControl,
-    ETag: etag,
+    ETag: tag,
     'Last-Modified': stat.mtime.toUTCString(),
     'X-Content-Type-Options': 'nosniff',
   };
+  if (compressible) headers.Vary = 'Accept-Encoding';
   const ifNoneMatch = request.headers.get('if-none-match');
-  if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim() === etag)) {
+  if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim() === tag)) {
     return new Response(null, { status: 304, headers });
+  }
+  if (gzipped) {
+    let entry = compressed.get(file);
+    if (!entry || entry.etag !== etag) {
+      const data = fs.promises.readFile(file).then((bytes) => gzip(bytes, { level: 9 }));
+      entry = { etag, data };
+      compressed.set(file, entry);
+      data.catch(() => compressed.get(file) === entry && compressed.delete(file));
+    }
+    const data = await entry.data;
+    headers['Content-Encoding'] = 'gzip';
+    headers['Content-Length'] = String(data.length);
+    if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
+    return new Response(new Uint8Array(data.buffer, data.byteOffset, data.length), { status: 200, headers });
   }
   headers['Content-Length'] = String(stat.size);
   // Hono answers HEAD through the GET route; don't open a file nobody will read.
