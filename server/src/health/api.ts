@@ -159,10 +159,10 @@ export function healthRoutes(deps: Deps): Hono<AuthEnv> {
         ...more,
       });
       if (labels === null) {
-        const view = await views.get(range, maxAge ? Number(maxAge[1]) * 1_000 : undefined);
+        // Kept by this replica: compressed once per update for the clients that accept gzip.
+        const gzip = acceptsGzip(c.req.header('accept-encoding'));
+        const view = await views.get(range, maxAge ? Number(maxAge[1]) * 1_000 : undefined, gzip);
         if (view) {
-          // Kept by this replica: compressed once per update for the clients that accept gzip.
-          const gzip = acceptsGzip(c.req.header('accept-encoding'));
           const tail = summaryTail(performance.now() - started);
           const headers = precomputed(view.asOf, view.rebuilt, {
             age: String(Math.floor((Date.now() - view.at) / 1_000)),

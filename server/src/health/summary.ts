@@ -267,7 +267,10 @@ export interface SummaryView {
    * adds `,"duration":N}` (see summaryTail).
    */
   body: Buffer;
-  /** The same compressed, made on first use (see gzipSummary). */
+  /**
+   * The same compressed (see gzipSummary): made as soon as the view is built while clients that
+   * accept gzip ask for it, else on first use.
+   */
   deflated?: Promise<DeflatedPrefix>;
   /** When it was brought up to date (it holds what was committed by then), and the edits it includes. */
   at: number;
@@ -285,6 +288,8 @@ export const SUMMARY_VIEW_IDLE_MS = 5 * 60_000;
 
 interface ViewState {
   view?: SummaryView;
+  /** When a client that accepts gzip last asked (0: never). */
+  gzipRequested?: number;
   pending?: { edits: number; done: Promise<SummaryView | undefined> };
   requested: number;
 }
@@ -316,11 +321,17 @@ export class SummaryViews {
 
   /**
    * The range's answer, no older than `maxAgeMs` and with every edit of this process; undefined
-   * when its figures are not fresh (the caller computes the summary on request then).
+   * when its figures are not fresh (the caller computes the summary on request then). `gzip`: the
+   * caller will send it compressed (so the next updates compress ahead of the requests).
    */
-  async get(range: PrecomputedRange, maxAgeMs = SUMMARY_VIEW_MAX_AGE_MS): Promise<SummaryView | undefined> {
+  async get(
+    range: PrecomputedRange,
+    maxAgeMs = SUMMARY_VIEW_MAX_AGE_MS,
+    gzip = false,
+  ): Promise<SummaryView | undefined> {
     const state = this.state(range);
     state.requested = Date.now();
+    if (gzip) state.gzipRequested = state.requested;
     this.schedule();
     const { view } = state;
     if (view && Date.now() - view.at <= maxAgeMs && view.edits === this.edits()) return view;
@@ -365,6 +376,7 @@ export class SummaryViews {
       }
       const { chunks, rebuilt } = await this.items.answer(range, asOf, null);
       const view: SummaryView = { asOf, body: Buffer.concat([SUMMARY_HEAD, ...chunks]), at, edits, rebuilt };
+      if (Date.now() - (state.gzipRequested ?? -Infinity) < this.idleMs) deflateView(view).catch(() => undefined);
       state.view = view;
       return view;
     })().finally(() => {
@@ -412,18 +424,23 @@ export interface DeflatedPrefix {
 const deflateRaw = promisify(zlib.deflateRaw);
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 
+/** The view's constant part deflated (once). */
+function deflateView(view: SummaryView): Promise<DeflatedPrefix> {
+  view.deflated ??= deflateRaw(view.body, { level: 1, finishFlush: zlib.constants.Z_SYNC_FLUSH }).then((data) => ({
+    data,
+    crc: zlib.crc32(view.body),
+    length: view.body.length,
+  }));
+  return view.deflated;
+}
+
 /**
  * A view's answer as one gzip member without compressing its bulk again per request: the view's
  * constant part is deflated once (level 1, on the thread pool) and ends on a byte boundary without
  * the final flag; the request's tail is a final block of its own, and the CRC-32 continues over it.
  */
 export async function gzipSummary(view: SummaryView, tail: Buffer) {
-  view.deflated ??= deflateRaw(view.body, { level: 1, finishFlush: zlib.constants.Z_SYNC_FLUSH }).then((data) => ({
-    data,
-    crc: zlib.crc32(view.body),
-    length: view.body.length,
-  }));
-  const prefix = await view.deflated;
+  const prefix = await deflateView(view);
   const trailer = Buffer.alloc(8);
   trailer.writeUInt32LE(zlib.crc32(tail, prefix.crc), 0);
   trailer.writeUInt32LE((prefix.length + tail.length) % 2 ** 32, 4);
