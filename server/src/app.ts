@@ -108,10 +108,7 @@ const ROLLUP_EVERY_MS = 5 * 60_000;
 /** Starts the background engines when configured; returns how to stop them. */
 async function startEngines(ctx: AppContext): Promise<() => Promise<void>> {
   if (!ctx.config.engines) return async () => undefined;
-  if (ctx.db.kind === 'pglite') {
-    // One process owns the embedded database: leases left by a previous run are stale.
-    await ctx.db.query('UPDATE canaries SET lease_until = NULL, lease_owner = NULL WHERE lease_until IS NOT NULL');
-  }
+  // (Each engine drops the leases a previous process left in an embedded database when it starts.)
   ctx.health.start();
   ctx.topology.start();
   ctx.catalog.start();

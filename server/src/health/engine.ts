@@ -2,20 +2,12 @@
 // twice), runs their checks, records the results and schedules the next run.
 import os from 'node:os';
 import type { Database } from '../db/database.js';
+import { LeasedScheduler } from '../jobs/leasedScheduler.js';
+import { releaseLease, tryLease } from '../jobs/leases.js';
 import type { Checker } from './checker.js';
 import { runCheck, type CanaryRow, type CheckRow, type RunOutcome } from './runner.js';
 import { SummaryRefresher, SummaryViews } from './summary.js';
-import {
-  afterEdit,
-  claimDue,
-  finishRun,
-  healthEdits,
-  recordJob,
-  recordResult,
-  releaseLease,
-  tryLease,
-  type DueCanary,
-} from './store.js';
+import { afterEdit, CANARY_TABLE, healthEdits, planChecks, recordJob, recordResult, type DueCanary } from './store.js';
 
 export interface HealthEngineOptions {
   /** How often to look for due canaries. */
@@ -46,15 +38,8 @@ async function pool<T>(items: T[], limit: number, fn: (item: T) => Promise<void>
   await Promise.all(workers);
 }
 
-export class HealthEngine {
-  readonly owner = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
-  private timer: NodeJS.Timeout | undefined;
-  private inFlight = new Set<Promise<void>>();
-  private stopping = false;
-  private readonly pollMs: number;
-  private readonly maxCanaries: number;
+export class HealthEngine extends LeasedScheduler<DueCanary, void> {
   private readonly maxChecks: number;
-  private readonly leaseMs: number;
   /** Keeps the summary's precomputed ranges fresh while the engine runs. */
   private readonly summaries: SummaryRefresher;
   /**
@@ -62,34 +47,35 @@ export class HealthEngine {
    * replica, engines or not: close them with closeSummaryViews).
    */
   readonly summaryViews: SummaryViews;
+  private readonly leaseMs: number;
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     readonly checkers: ReadonlyMap<string, Checker>,
     options: HealthEngineOptions = {},
   ) {
-    this.pollMs = options.pollMs ?? 1_000;
-    this.maxCanaries = options.maxConcurrentCanaries ?? 32;
+    const defaults = { pollMs: 1_000, maxConcurrent: 32, leaseMs: 120_000 };
+    super(
+      db,
+      { name: 'health', rowLabel: 'canary', table: CANARY_TABLE },
+      { pollMs: options.pollMs, maxConcurrent: options.maxConcurrentCanaries, leaseMs: options.leaseMs },
+      defaults,
+    );
     this.maxChecks = options.maxConcurrentChecks ?? 8;
-    this.leaseMs = options.leaseMs ?? 120_000;
+    this.leaseMs = options.leaseMs ?? defaults.leaseMs;
     this.summaryViews = new SummaryViews(db, healthEdits);
     // After a refresh here, the views of that range are rebuilt ahead of the next request.
     this.summaries = new SummaryRefresher(db, (range) => this.summaryViews.refreshed(range));
   }
 
-  start(): void {
-    this.stopping = false;
-    const loop = async () => {
-      if (this.stopping) return;
-      try {
-        await this.tick();
-      } catch (e) {
-        console.error('health scheduler:', (e as Error).message);
-      }
-      if (!this.stopping) this.timer = setTimeout(loop, this.pollMs);
-    };
-    this.timer = setTimeout(loop, 0);
+  override start(): void {
+    super.start();
     this.summaries.start();
+  }
+
+  /** Stops claiming work and waits for the runs under way to finish and record. */
+  override async stop(): Promise<void> {
+    await Promise.allSettled([super.stop(), this.summaries.stop()]);
   }
 
   /** Stops keeping the summary views up to date (when the server closes). */
@@ -97,25 +83,9 @@ export class HealthEngine {
     await this.summaryViews.close();
   }
 
-  /** Stops claiming work and waits for the runs under way to finish and record. */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    clearTimeout(this.timer);
-    await Promise.allSettled([...this.inFlight, this.summaries.stop()]);
-  }
-
-  /** Claims what is due (up to the free capacity) and starts it; returns how many were started. */
-  async tick(): Promise<number> {
-    const free = this.maxCanaries - this.inFlight.size;
-    if (free <= 0) return 0;
-    const due = await claimDue(this.db, this.owner, free, this.leaseMs);
-    for (const canary of due) {
-      const run = this.runCanary(canary)
-        .catch((e) => console.error(`canary ${canary.namespace}/${canary.name}:`, (e as Error).message))
-        .finally(() => this.inFlight.delete(run));
-      this.inFlight.add(run);
-    }
-    return due.length;
+  /** One run of a canary leased by this replica: every check, then the next run planned. */
+  run(canary: DueCanary, scheduled: boolean): Promise<void> {
+    return this.runCanary(canary, scheduled);
   }
 
   private async checksOf(canaryId: string): Promise<CheckRow[]> {
@@ -164,7 +134,7 @@ export class HealthEngine {
     return outcome;
   }
 
-  async runCanary(canary: DueCanary): Promise<void> {
+  private async runCanary(canary: DueCanary, scheduled: boolean): Promise<void> {
     const startedAt = new Date();
     let passed = 0;
     let failed = 0;
@@ -180,7 +150,8 @@ export class HealthEngine {
         }
       });
     } finally {
-      await finishRun(this.db, canary, this.owner, startedAt);
+      await this.finish(canary, startedAt, scheduled);
+      await planChecks(this.db, canary.id);
       await recordJob(
         this.db,
         {
@@ -216,7 +187,8 @@ export class HealthEngine {
     );
     const row = rows[0];
     if (!row) return 'not-found';
-    if (!(await tryLease(this.db, row.canary_id, this.owner, this.leaseMs))) return 'busy';
+    const leased = await tryLease<DueCanary>(this.db, CANARY_TABLE, row.canary_id, this.owner, this.leaseMs);
+    if (typeof leased === 'string') return leased;
     try {
       const { result } = await this.runOne(
         row,
@@ -232,7 +204,7 @@ export class HealthEngine {
         error: result.error,
       };
     } finally {
-      await releaseLease(this.db, row.canary_id, this.owner);
+      await releaseLease(this.db, CANARY_TABLE, row.canary_id, this.owner);
     }
   }
 }

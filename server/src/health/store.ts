@@ -1,5 +1,6 @@
 // Health data in the database: applying canaries, claiming due runs, recording results.
 import type { Database, Queryable } from '../db/database.js';
+import type { LeasedRow, LeasedTable } from '../jobs/leases.js';
 import type { CanaryDefinition } from './canary.js';
 import { parseSchedule } from './schedule.js';
 
@@ -151,60 +152,27 @@ export async function deleteCanary(db: Database, id: string): Promise<boolean> {
   );
 }
 
-export interface DueCanary {
-  id: string;
-  name: string;
-  namespace: string;
+/** A canary as the engine runs it (claimed with its lease, see jobs/leases.ts). */
+export interface DueCanary extends LeasedRow {
   labels: Record<string, string>;
   spec: Record<string, unknown>;
-  schedule: string;
-  next_runtime: Date;
 }
 
-/** Claims up to `limit` due canaries for this replica; a claimed canary is held by its lease. */
-export async function claimDue(db: Queryable, owner: string, limit: number, leaseMs: number): Promise<DueCanary[]> {
-  const { rows } = await db.query<Omit<DueCanary, 'next_runtime'> & { next_runtime: string }>(
-    `UPDATE canaries SET lease_until = now() + make_interval(secs => $3::double precision / 1000), lease_owner = $1
-     WHERE id IN (
-       SELECT id FROM canaries
-       WHERE deleted_at IS NULL AND next_runtime <= now() AND (lease_until IS NULL OR lease_until < now())
-       ORDER BY next_runtime LIMIT $2 FOR UPDATE SKIP LOCKED)
-     RETURNING id, name, namespace, labels, spec, schedule, next_runtime`,
-    [owner, limit, leaseMs],
-  );
-  return rows.map((r) => ({ ...r, next_runtime: new Date(r.next_runtime) }));
-}
+/** Canaries are leased rows: claimed when due, one replica at a time (jobs/leases.ts). */
+export const CANARY_TABLE: LeasedTable = {
+  table: 'canaries',
+  columns: 'id, name, namespace, labels, spec, schedule, next_runtime',
+  retryMs: 5 * 60_000,
+};
 
-/** Ends a run: the next one follows the schedule from the planned time, never in the past. */
-export async function finishRun(db: Queryable, c: DueCanary, owner: string, startedAt: Date): Promise<void> {
-  const schedule = parseSchedule(c.schedule, undefined);
-  let next = schedule.next(c.next_runtime);
-  if (next.getTime() <= Date.now()) next = schedule.next(new Date());
-  await db.query(
-    `UPDATE canaries SET last_runtime = $3, next_runtime = $4, lease_until = NULL, lease_owner = NULL
-     WHERE id = $1 AND lease_owner = $2`,
-    [c.id, owner, startedAt, next],
-  );
+/** After a canary's run: its checks show when they run next (the canary's next_runtime). */
+export async function planChecks(db: Queryable, canaryId: string): Promise<void> {
   await afterWrite(
-    db.query(`UPDATE checks SET next_runtime = $2 WHERE canary_id = $1 AND deleted_at IS NULL`, [c.id, next]),
+    db.query(
+      `UPDATE checks SET next_runtime = (SELECT next_runtime FROM canaries WHERE id = $1) WHERE canary_id = $1 AND deleted_at IS NULL`,
+      [canaryId],
+    ),
   );
-}
-
-/** Takes the canary's lease for a run outside the schedule (Run Now); false when a run is under way. */
-export async function tryLease(db: Queryable, canaryId: string, owner: string, leaseMs: number): Promise<boolean> {
-  const { rows } = await db.query(
-    `UPDATE canaries SET lease_until = now() + make_interval(secs => $3::double precision / 1000), lease_owner = $2
-     WHERE id = $1 AND deleted_at IS NULL AND (lease_until IS NULL OR lease_until < now()) RETURNING id`,
-    [canaryId, owner, leaseMs],
-  );
-  return rows.length > 0;
-}
-
-export async function releaseLease(db: Queryable, canaryId: string, owner: string): Promise<void> {
-  await db.query(`UPDATE canaries SET lease_until = NULL, lease_owner = NULL WHERE id = $1 AND lease_owner = $2`, [
-    canaryId,
-    owner,
-  ]);
 }
 
 /** The outcome of one check run, as stored. */

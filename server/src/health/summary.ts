@@ -320,9 +320,10 @@ export class SummaryViews {
   }
 
   /**
-   * The range's answer, no older than `maxAgeMs` and with every edit of this process; undefined
-   * when its figures are not fresh (the caller computes the summary on request then). `gzip`: the
-   * caller will send it compressed (so the next updates compress ahead of the requests).
+   * The range's answer, younger than `maxAgeMs` (0: brought up to date now) and with every edit of
+   * this process; undefined when its figures are not fresh (the caller computes the summary on
+   * request then). `gzip`: the caller will send it compressed (so the next updates compress ahead
+   * of the requests).
    */
   async get(
     range: PrecomputedRange,
@@ -334,7 +335,7 @@ export class SummaryViews {
     if (gzip) state.gzipRequested = state.requested;
     this.schedule();
     const { view } = state;
-    if (view && Date.now() - view.at <= maxAgeMs && view.edits === this.edits()) return view;
+    if (view && Date.now() - view.at < maxAgeMs && view.edits === this.edits()) return view;
     return this.update(range);
   }
 

@@ -139,7 +139,7 @@ async function sendFile(request: Request, file: string, stat: fs.Stats, cacheCon
     headers['Content-Encoding'] = 'gzip';
     headers['Content-Length'] = String(data.length);
     if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
-    return new Response(new Uint8Array(data.buffer, data.byteOffset, data.length), { status: 200, headers });
+    return new Response(new Uint8Array(data), { status: 200, headers });
   }
   headers['Content-Length'] = String(stat.size);
   // Hono answers HEAD through the GET route; don't open a file nobody will read.

@@ -1,7 +1,7 @@
-// The in-process half of a database-leased scheduler, the base of the topology and catalog engines:
-// a poll loop that claims due rows (up to the free capacity) and runs them, Run Now under the same
-// lease, stop() that waits for the runs under way, and an optional periodic pass. An engine
-// supplies run(row) and ends it with finish(). The SQL half is in leases.ts.
+// The in-process half of a database-leased scheduler, the base of the health, topology and catalog
+// engines: a poll loop that claims due rows (up to the free capacity) and runs them, Run Now under
+// the same lease, stop() that waits for the runs under way, and an optional periodic pass. An
+// engine supplies run(row) and ends it with finish(). The SQL half is in leases.ts.
 import os from 'node:os';
 import type { Database } from '../db/database.js';
 import { claimDue, finishRun, releaseAllLeases, tryLease, type LeasedRow, type LeasedTable } from './leases.js';

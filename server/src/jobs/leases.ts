@@ -1,4 +1,4 @@
-// Scheduled rows held by a lease (topologies, config_scrapers): claiming the due ones (FOR UPDATE
+// Scheduled rows held by a lease (canaries, topologies, config_scrapers): claiming the due ones (FOR UPDATE
 // SKIP LOCKED, so replicas share the work and none runs a row twice), leasing one for a run outside
 // the schedule, and ending a run (lease released, next_runtime moved along the schedule).
 import type { Queryable } from '../db/database.js';
@@ -6,7 +6,7 @@ import { parseSchedule } from '../health/schedule.js';
 
 /** A table of leased rows: its name and the columns read back for a run (with id, schedule, next_runtime). */
 export interface LeasedTable {
-  table: 'topologies' | 'config_scrapers';
+  table: 'canaries' | 'topologies' | 'config_scrapers';
   columns: string;
   /** When a scheduled run's schedule no longer parses, the next run is this far away. */
   retryMs: number;
@@ -91,6 +91,14 @@ export async function finishRun(
      WHERE id = $1 AND lease_owner = $2`,
     [row.id, owner, startedAt, next],
   );
+}
+
+/** Gives a lease back without counting a run (a run of part of the row, e.g. one check of a canary). */
+export async function releaseLease(db: Queryable, t: LeasedTable, id: string, owner: string): Promise<void> {
+  await db.query(`UPDATE ${t.table} SET lease_until = NULL, lease_owner = NULL WHERE id = $1 AND lease_owner = $2`, [
+    id,
+    owner,
+  ]);
 }
 
 /** Drops every lease of the table (the embedded database has one process: leases left are stale). */
