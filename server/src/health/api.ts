@@ -18,6 +18,7 @@ import {
   gzipSummary,
   precomputedRangeOf,
   SUMMARY_HEAD,
+  SUMMARY_VIEW_MAX_AGE_MS,
   summarySqlFor,
   summaryTail,
 } from './summary.js';
@@ -145,7 +146,8 @@ export function healthRoutes(deps: Deps): Hono<AuthEnv> {
     const noCache = /no-cache/i.test(cacheControl);
     // The usual ranges back from now are precomputed (see summary.ts) unless the caller asks for
     // figures computed now, or no replica has refreshed them lately. Unfiltered, they are answered
-    // from the view this replica keeps up to date; `Cache-Control: max-age=N` asks for one no older.
+    // from the view this replica keeps up to date; `Cache-Control: max-age=N` asks for one younger
+    // (never older than SUMMARY_VIEW_MAX_AGE_MS).
     const range = noCache
       ? undefined
       : precomputedRangeOf(c.req.query('start') ?? c.req.query('timeRange'), c.req.query('end'));
@@ -161,7 +163,8 @@ export function healthRoutes(deps: Deps): Hono<AuthEnv> {
       if (labels === null) {
         // Kept by this replica: compressed once per update for the clients that accept gzip.
         const gzip = acceptsGzip(c.req.header('accept-encoding'));
-        const view = await views.get(range, maxAge ? Number(maxAge[1]) * 1_000 : undefined, gzip);
+        const maxAgeMs = maxAge ? Math.min(Number(maxAge[1]) * 1_000, SUMMARY_VIEW_MAX_AGE_MS) : undefined;
+        const view = await views.get(range, maxAgeMs, gzip);
         if (view) {
           const tail = summaryTail(performance.now() - started);
           const headers = precomputed(view.asOf, view.rebuilt, {

@@ -288,7 +288,7 @@ export const SUMMARY_VIEW_IDLE_MS = 5 * 60_000;
 
 interface ViewState {
   view?: SummaryView;
-  /** When a client that accepts gzip last asked (0: never). */
+  /** When a client that accepts gzip last asked (unset: never). */
   gzipRequested?: number;
   pending?: { edits: number; done: Promise<SummaryView | undefined> };
   requested: number;
