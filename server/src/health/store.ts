@@ -1,4 +1,5 @@
-// Health data in the database: applying canaries, claiming due runs, recording results.
+// Health data in the database: applying canaries, recording results and job history (canaries are
+// claimed and leased as the rows of CANARY_TABLE, see jobs/leases.ts).
 import type { Database, Queryable } from '../db/database.js';
 import type { LeasedRow, LeasedTable } from '../jobs/leases.js';
 import type { CanaryDefinition } from './canary.js';

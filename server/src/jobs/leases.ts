@@ -1,6 +1,6 @@
-// Scheduled rows held by a lease (canaries, topologies, config_scrapers): claiming the due ones (FOR UPDATE
-// SKIP LOCKED, so replicas share the work and none runs a row twice), leasing one for a run outside
-// the schedule, and ending a run (lease released, next_runtime moved along the schedule).
+// Scheduled rows held by a lease (canaries, topologies, config_scrapers): claiming the due ones
+// (FOR UPDATE SKIP LOCKED, so replicas share the work and none runs a row twice), leasing one for a
+// run outside the schedule, and ending a run (lease released, next_runtime moved along the schedule).
 import type { Queryable } from '../db/database.js';
 import { parseSchedule } from '../health/schedule.js';
 
