@@ -77,6 +77,17 @@ describe.each(databaseKinds())('health summary from roll-ups on %s', (kind) => {
     return Object.fromEntries(body.checks_summary.map((c) => [c.name, c]));
   }
 
+  /** A failed run of flaky recorded as the engine records it (not an edit), and remembered. */
+  const flakyFails = async (t: number, durationMs: number) => {
+    await recordResult(
+      test.db,
+      ids.flaky!,
+      { pass: false, invalid: false, durationMs, message: null, error: 'down', details: undefined },
+      new Date(t),
+    );
+    runs.flaky!.push([t, false, durationMs]);
+  };
+
   /** What the summary must say from the raw history for runs at or after `from`. */
   function expected(name: string, from: number) {
     const rs = runs[name]!.filter(([t]) => t >= from);
@@ -334,13 +345,7 @@ WHERE c.deleted_at IS NULL AND ca.deleted_at IS NULL
 
     // A run recorded after the refresh is counted at once.
     const t = Date.now() + 1_000;
-    await recordResult(
-      test.db,
-      ids.flaky!,
-      { pass: false, invalid: false, durationMs: 77, message: null, error: 'down', details: undefined },
-      new Date(t),
-    );
-    runs.flaky!.push([t, false, 77]);
+    await flakyFails(t, 77);
     // (Runs of the engines show in the view within its next update: asked for with max-age=0 here.)
     const afterRun = await get('start=1h', { 'cache-control': 'max-age=0' });
     // Only the check that ran is rebuilt.
@@ -451,13 +456,7 @@ WHERE c.deleted_at IS NULL AND ca.deleted_at IS NULL
 
       // A scheduled run (not an edit): the background update picks it up within a period or two.
       const t = Date.now() + 2_000;
-      await recordResult(
-        test.db,
-        ids.flaky!,
-        { pass: false, invalid: false, durationMs: 5, message: null, error: 'down', details: undefined },
-        new Date(t),
-      );
-      runs.flaky!.push([t, false, 5]);
+      await flakyFails(t, 5);
       let current = first;
       for (let i = 0; i < 100 && failedOf(current) === before; i++) {
         await new Promise((r) => setTimeout(r, 50));
