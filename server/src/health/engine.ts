@@ -47,22 +47,19 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
    * replica, engines or not: close them with closeSummaryViews).
    */
   readonly summaryViews: SummaryViews;
-  private readonly leaseMs: number;
 
   constructor(
     db: Database,
     readonly checkers: ReadonlyMap<string, Checker>,
     options: HealthEngineOptions = {},
   ) {
-    const defaults = { pollMs: 1_000, maxConcurrent: 32, leaseMs: 120_000 };
     super(
       db,
       { name: 'health', rowLabel: 'canary', table: CANARY_TABLE },
       { pollMs: options.pollMs, maxConcurrent: options.maxConcurrentCanaries, leaseMs: options.leaseMs },
-      defaults,
+      { pollMs: 1_000, maxConcurrent: 32, leaseMs: 120_000 },
     );
     this.maxChecks = options.maxConcurrentChecks ?? 8;
-    this.leaseMs = options.leaseMs ?? defaults.leaseMs;
     this.summaryViews = new SummaryViews(db, healthEdits);
     // After a refresh here, the views of that range are rebuilt ahead of the next request.
     this.summaries = new SummaryRefresher(db, (range) => this.summaryViews.refreshed(range));

@@ -49,6 +49,11 @@ export abstract class LeasedScheduler<Row extends LeasedRow, Result> {
     };
   }
 
+  /** How long a lease taken by this replica lasts. */
+  protected get leaseMs(): number {
+    return this.o.leaseMs;
+  }
+
   /** One run of a row already leased by this replica; it ends with finish(). */
   abstract run(row: Row, scheduled: boolean): Promise<Result>;
 
