@@ -2,7 +2,7 @@
 // the checks that use them; a replica started with the same key opens them too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpsdeck, type Opsdeck } from '../src/app.js';
-import { connectionResolver } from '../src/health/runner.js';
+import { connectionResolver } from '../src/connections/resolve.js';
 import { createTestUser, type TestUser } from './helpers/auth.js';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
 

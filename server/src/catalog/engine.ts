@@ -4,7 +4,8 @@
 // in job_history.
 import os from 'node:os';
 import type { Database } from '../db/database.js';
-import { connectionResolver, resolveEnvValue } from '../health/runner.js';
+import { connectionResolver } from '../connections/resolve.js';
+import { resolveEnvValue } from '../connections/envValue.js';
 import { runStatus } from '../jobs/history.js';
 import { LeasedScheduler, type SchedulingOptions } from '../jobs/leasedScheduler.js';
 import { ResourceErrors } from '../resources/yaml.js';

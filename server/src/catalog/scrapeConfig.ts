@@ -11,7 +11,7 @@
 //                       severity [{expr (CEL over change, config, previous), severity}]
 //   analysis.rules      [{name, type?, expr (CEL, true = finding), severity, analysis_type, message}]
 import { z } from 'zod';
-import { parseDuration } from '../health/checkers/duration.js';
+import { parseDuration } from '../connections/duration.js';
 import { parseSchedule } from '../health/schedule.js';
 import { resourceHeader, storedResource, type StoredResource } from '../resources/metadata.js';
 import {

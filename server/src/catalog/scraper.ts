@@ -4,7 +4,8 @@
 // into catalog items with the shared fields.
 import { z } from 'zod';
 import type { CheckContext } from '../health/checker.js';
-import { durationSchema, envValueSchema } from '../health/checkers/common.js';
+import { durationSchema } from '../connections/duration.js';
+import { envValueSchema } from '../connections/envValue.js';
 
 /** A Lookup as config-db writes it: a literal `value`, a CEL `expr` or a Go-template `template`. */
 const lookupSchema = z.union([

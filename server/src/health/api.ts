@@ -10,7 +10,7 @@ import { parseDocuments, ResourceError, ResourceErrors, resourceErrorBody } from
 import { parseCanary, type CanaryDefinition } from './canary.js';
 import type { Checker } from './checker.js';
 import type { HealthEngine } from './engine.js';
-import { parseDuration } from './checkers/duration.js';
+import { parseDuration } from '../connections/duration.js';
 import { applyCanary, deleteCanary, healthWrites } from './store.js';
 import { acceptsGzip } from '../http/encoding.js';
 import {

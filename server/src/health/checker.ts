@@ -1,26 +1,12 @@
 // The interface every check type implements (one module per type under checkers/), and what the
 // runner gives it. The runner applies the common frame afterwards: test, display, transform, metrics.
 import type { z } from 'zod';
+import type { EnvValue } from '../connections/envValue.js';
+import type { ResolvedConnection } from '../connections/resolve.js';
 
-/** A value that may be given inline or come from a secret or config map (FORMATS.md). */
-export type EnvValue =
-  | string
-  | {
-      value?: string;
-      valueFrom?: { secretKeyRef?: { name: string; key: string }; configMapKeyRef?: { name: string; key: string } };
-    };
-
-/** A stored connection (the `connections` table), secrets decrypted. */
-export interface ResolvedConnection {
-  name: string;
-  type: string;
-  url: string | null;
-  username: string | null;
-  password: string | null;
-  certificate: string | null;
-  insecureTls: boolean;
-  properties: Record<string, string>;
-}
+// EnvValue and ResolvedConnection belong to the connection plumbing; re-exported for the checkers.
+export type { EnvValue } from '../connections/envValue.js';
+export type { ResolvedConnection } from '../connections/resolve.js';
 
 export interface CheckContext {
   canary: { id: string; name: string; namespace: string; labels: Record<string, string> };

@@ -3,10 +3,11 @@
 import { evaluateBoolean, evaluateScript, evaluateString } from '../expr/index.js';
 import type { Script } from '../expr/types.js';
 import type { Queryable } from '../db/database.js';
-import type { CheckContext, CheckResult, Checker, EnvValue, ResolvedConnection } from './checker.js';
-import { parseDuration } from './checkers/duration.js';
+import { parseDuration } from '../connections/duration.js';
+import { resolveEnvValue } from '../connections/envValue.js';
+import { connectionResolver } from '../connections/resolve.js';
+import type { CheckContext, CheckResult, Checker } from './checker.js';
 import type { StoredResult } from './store.js';
-import { openSecret } from '../secrets.js';
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 30_000;
 const MAX_DETAIL_BYTES = 64 * 1024;
@@ -72,54 +73,6 @@ function details(data: Record<string, unknown>, metrics: CheckResult['metrics'])
   const { content: _content, json: _json, stdout: _stdout, ...rest } = out;
   const smaller = JSON.stringify(rest);
   return smaller.length <= MAX_DETAIL_BYTES ? { ...rest, truncated: true } : { truncated: true };
-}
-
-export function connectionResolver(db: Queryable): (ref: string) => Promise<ResolvedConnection | undefined> {
-  return async (ref) => {
-    const m = /^connection:\/\/(?:([^/]+)\/)?(.+)$/.exec(ref);
-    const type = m?.[1] ?? null;
-    const name = m?.[2] ?? ref;
-    const { rows } = await db.query<{
-      name: string;
-      type: string;
-      url: string | null;
-      username: string | null;
-      password: string | null;
-      certificate: string | null;
-      insecure_tls: boolean;
-      properties: Record<string, string> | null;
-    }>(
-      `SELECT name, type, url, username, password, certificate, insecure_tls, properties FROM connections
-       WHERE name = $1 AND ($2::text IS NULL OR lower(type) = lower($2)) AND deleted_at IS NULL ORDER BY created_at LIMIT 1`,
-      [name, type],
-    );
-    const c = rows[0];
-    return (
-      c && {
-        name: c.name,
-        type: c.type,
-        url: c.url,
-        username: c.username,
-        password: openSecret(c.password),
-        certificate: openSecret(c.certificate),
-        insecureTls: c.insecure_tls,
-        properties: c.properties ?? {},
-      }
-    );
-  };
-}
-
-export async function resolveEnvValue(value: EnvValue | undefined): Promise<string | undefined> {
-  if (value === undefined || typeof value === 'string') return value;
-  if (value.value !== undefined) return value.value;
-  const ref = value.valueFrom?.secretKeyRef ?? value.valueFrom?.configMapKeyRef;
-  if (ref) {
-    const kind = value.valueFrom?.secretKeyRef ? 'secretKeyRef' : 'configMapKeyRef';
-    throw new Error(
-      `valueFrom.${kind} ${ref.name}/${ref.key} needs a Kubernetes cluster to read from, and no kubeconfig is configured; use a value or a connection instead`,
-    );
-  }
-  return undefined;
 }
 
 export async function runCheck(

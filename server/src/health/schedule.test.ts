@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDuration } from './checkers/duration.js';
+import { parseDuration } from '../connections/duration.js';
 import { parseSchedule } from './schedule.js';
 
 describe('schedules', () => {

@@ -1,7 +1,7 @@
 // Canary schedules: `schedule` as `@every <duration>`, a cron expression or a nickname (@hourly,
 // @daily...), or `interval` in seconds. Pure: the clock is passed in.
 import { Cron } from 'croner';
-import { parseDuration } from './checkers/duration.js';
+import { parseDuration } from '../connections/duration.js';
 
 export interface Schedule {
   /** The text shown to people, e.g. "@every 30s". */

@@ -6,7 +6,7 @@ import os from 'node:os';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Database, Queryable } from '../db/database.js';
-import { parseDuration } from './checkers/duration.js';
+import { parseDuration } from '../connections/duration.js';
 
 /** The item of each check, as one flat row (the nested uptime and latency objects are row values). */
 const ITEM = `

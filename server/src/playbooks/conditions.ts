@@ -11,7 +11,7 @@
 // `delay` is a duration ("30s", "5m") or a CEL expression returning one (a duration, text such as
 // "10s", or a number of seconds).
 import { compileCel, durationToMs, evaluateCel, ExpressionError, isDuration as isCelDuration } from '../expr/index.js';
-import { isDuration, parseDuration } from '../health/checkers/duration.js';
+import { isDuration, parseDuration } from '../connections/duration.js';
 
 export interface RunState {
   /** Every earlier action succeeded (skipped ones do not count). */

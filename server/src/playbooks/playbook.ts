@@ -3,7 +3,7 @@
 // triggers, runsOn/templatesOn, action types such as gitops) is refused by name, never ignored.
 import { z } from 'zod';
 import { ExpressionError } from '../expr/index.js';
-import { isDuration } from '../health/checkers/duration.js';
+import { isDuration } from '../connections/duration.js';
 import { resourceHeader, storedResource, type StoredResource } from '../resources/metadata.js';
 import {
   formatPath,

@@ -10,7 +10,7 @@ import os from 'node:os';
 import { createMailer, type Mailer } from '../auth/mailer.js';
 import type { Database, Queryable } from '../db/database.js';
 import { renderTemplate } from '../expr/index.js';
-import { formatDuration, parseDuration } from '../health/checkers/duration.js';
+import { formatDuration, parseDuration } from '../connections/duration.js';
 import { actionTypes } from './actions/index.js';
 import { delayMs, evaluateCondition, type RunState } from './conditions.js';
 import { parseStoredPlaybook, type ActionSpec } from './playbook.js';

@@ -2,15 +2,9 @@
 // check's own url/credentials combine with a stored connection, and error wording.
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import {
-  describeError,
-  guarded,
-  interpolateCredentials,
-  liftSocketError,
-  resolveTarget,
-  sanitizeUrl,
-  SpecError,
-} from '../../src/health/checkers/connection.js';
+import { describeError, liftSocketError, SpecError } from '../../src/connections/errors.js';
+import { guarded } from '../../src/health/checkers/common.js';
+import { interpolateCredentials, resolveTarget, sanitizeUrl } from '../../src/connections/resolve.js';
 import { testCheckContext } from '../helpers/checkContext.js';
 import { closedPort } from './ports.js';
 

@@ -12,7 +12,7 @@ import {
   PING_MISSING,
   type IcmpSpec,
 } from '../../src/health/checkers/icmp.js';
-import { findOnPath } from '../../src/health/checkers/process.js';
+import { findOnPath } from '../../src/connections/process.js';
 import { testCheckContext } from '../helpers/checkContext.js';
 
 let emptyDir: string;

@@ -4,9 +4,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { envVarSchema, tail } from '../../health/checkers/common.js';
-import { durationMs } from '../../health/checkers/duration.js';
-import { baseEnv, findOnPath, runProcess } from '../../health/checkers/process.js';
+import { envVarSchema } from '../../connections/envValue.js';
+import { tail } from '../../connections/text.js';
+import { durationMs } from '../../connections/duration.js';
+import { baseEnv, findOnPath, runProcess } from '../../connections/process.js';
 import { baseScraperFields, ScrapeError, type BaseScraperSpec, type RawDocument, type Scraper } from '../scraper.js';
 import { parseText } from './parse.js';
 

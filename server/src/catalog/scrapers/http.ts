@@ -2,9 +2,10 @@
 // username/password as HTTP Basic auth); the JSON (or YAML) response becomes the items, split by
 // `items` when the response is a list or holds one.
 import { z } from 'zod';
-import { connectionFields, describeError, resolveTarget } from '../../health/checkers/connection.js';
-import { envVarSchema, envValueSchema } from '../../health/checkers/common.js';
-import { durationMs } from '../../health/checkers/duration.js';
+import { connectionFields, resolveTarget } from '../../connections/resolve.js';
+import { describeError } from '../../connections/errors.js';
+import { envVarSchema, envValueSchema } from '../../connections/envValue.js';
+import { durationMs } from '../../connections/duration.js';
 import { baseScraperFields, ScrapeError, type BaseScraperSpec, type RawDocument, type Scraper } from '../scraper.js';
 import { parseText } from './parse.js';
 

@@ -5,7 +5,7 @@
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { z } from 'zod';
 import { loadKubeConfig, loadKubernetesClient as loadClient } from '../../kubeconfig.js';
-import { envValueSchema } from '../../health/checkers/common.js';
+import { envValueSchema } from '../../connections/envValue.js';
 import { baseScraperFields, ScrapeError, type BaseScraperSpec, type RawDocument, type Scraper } from '../scraper.js';
 
 /** Kinds listed when the entry names none, with their API versions. */

@@ -2,8 +2,9 @@
 // connection string or a stored connection; each row is one item (with `items`, the rows as one
 // list that `items` splits).
 import { z } from 'zod';
-import { connectionFields, describeError, resolveTarget } from '../../health/checkers/connection.js';
-import { durationMs } from '../../health/checkers/duration.js';
+import { connectionFields, resolveTarget } from '../../connections/resolve.js';
+import { describeError } from '../../connections/errors.js';
+import { durationMs } from '../../connections/duration.js';
 import { baseScraperFields, ScrapeError, type BaseScraperSpec, type RawDocument, type Scraper } from '../scraper.js';
 
 export const DEFAULT_SQL_TIMEOUT_MS = 30_000;

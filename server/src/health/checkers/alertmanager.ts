@@ -4,19 +4,9 @@
 // alert fires (active, not silenced or inhibited), naming them. Data: `results.alerts` as canary-checker.
 import { z } from 'zod';
 import type { CheckContext, CheckResult, Checker } from '../checker.js';
-import {
-  commonFields,
-  connectionEndpoint,
-  connectionFields,
-  describeError,
-  fail,
-  guarded,
-  invalid,
-  plural,
-  resolveTarget,
-  sanitizeUrl,
-  SpecError,
-} from './connection.js';
+import { commonFields, fail, guarded, invalid, plural } from './common.js';
+import { connectionEndpoint, connectionFields, resolveTarget, sanitizeUrl } from '../../connections/resolve.js';
+import { describeError, SpecError } from '../../connections/errors.js';
 import { bodySnippet, requestJson } from './request.js';
 
 const schema = z.looseObject({

@@ -1,8 +1,14 @@
-// Pieces shared by the checkers: the fields every check accepts, secret-like values, deadlines that
-// follow the check's abort signal, and network errors worded for a person.
+// Pieces shared by the checkers: the fields every check accepts, results (fail/invalid), checker bodies
+// guarded so nothing escapes `run`, deadlines that follow the check's abort signal, and network errors
+// worded for a person. The connection plumbing itself lives in server/src/connections.
 import { z } from 'zod';
-import type { CheckContext, CheckResult, EnvValue } from '../checker.js';
-import { formatDuration, isDuration } from './duration.js';
+import type { EnvValue } from '../../connections/envValue.js';
+import { describeError, SpecError } from '../../connections/errors.js';
+import { formatDuration } from '../../connections/duration.js';
+import type { CheckContext, CheckResult } from '../checker.js';
+
+// Checkers throw SpecError from the spec-reading code; re-exported so they keep importing it from here.
+export { SpecError } from '../../connections/errors.js';
 
 const scriptSchema = z.looseObject({
   expr: z.string().optional(),
@@ -28,42 +34,6 @@ export const commonFields = {
   transformDeleteStrategy: z.string().optional(),
 };
 
-const keyRef = z.looseObject({ name: z.string(), key: z.string() });
-
-/** `{value}` or `{valueFrom: {secretKeyRef|configMapKeyRef: {name, key}}}`, or a plain string. */
-export const envValueSchema = z.union([
-  z.string(),
-  z.looseObject({
-    value: z.string().optional(),
-    valueFrom: z
-      .looseObject({
-        secretKeyRef: keyRef.optional(),
-        configMapKeyRef: keyRef.optional(),
-      })
-      .optional(),
-  }),
-]);
-
-/** One entry of an `env:` or `headers:` list. */
-export const envVarSchema = z.looseObject({
-  name: z.string({ error: 'name is required' }).min(1, 'name is required'),
-  value: z.string().optional(),
-  valueFrom: z
-    .looseObject({
-      secretKeyRef: keyRef.optional(),
-      configMapKeyRef: keyRef.optional(),
-    })
-    .optional(),
-});
-
-export type EnvVarSpec = z.infer<typeof envVarSchema>;
-
-/** A duration as text ("30s", "1h") or a number of seconds. */
-export const durationSchema = z.union([
-  z.number().nonnegative(),
-  z.string().refine(isDuration, { message: 'not a duration (examples: 500ms, 30s, 5m, 1h30m, 7d)' }),
-]);
-
 /** Resolves one EnvValue, turning a reference that cannot be resolved into an Error naming the field. */
 export async function resolveValue(
   ctx: CheckContext,
@@ -75,11 +45,6 @@ export async function resolveValue(
   } catch (e) {
     throw new SpecError(`${field}: ${errorText(e)}`);
   }
-}
-
-/** The spec cannot be run as written (reported as invalid rather than as a target failure). */
-export class SpecError extends Error {
-  override name = 'SpecError';
 }
 
 export function errorText(e: unknown): string {
@@ -177,39 +142,26 @@ export function describeNetworkError(e: unknown, target: string): string {
   }
 }
 
-/** Appends to a buffer list until `limit` bytes; reports whether anything was dropped. */
-export class CappedBuffer {
-  private chunks: Buffer[] = [];
-  private size = 0;
-  truncated = false;
-  constructor(private readonly limit: number) {}
-  push(chunk: Buffer): void {
-    if (this.size >= this.limit) {
-      this.truncated = true;
-      return;
-    }
-    const room = this.limit - this.size;
-    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
-    if (part.length < chunk.length) this.truncated = true;
-    this.chunks.push(part);
-    this.size += part.length;
-  }
-  get length(): number {
-    return this.size;
-  }
-  toString(): string {
-    return Buffer.concat(this.chunks).toString('utf8');
+/**
+ * Runs a checker body so nothing escapes `run`: SpecError becomes invalid, anything else a failure
+ * described by `describeError`; an aborted signal is reported as a timeout.
+ */
+export async function guarded(
+  ctx: CheckContext,
+  target: () => string,
+  body: () => Promise<CheckResult>,
+): Promise<CheckResult> {
+  try {
+    return await body();
+  } catch (e) {
+    if (e instanceof SpecError) return invalid(e.message);
+    if (ctx.signal.aborted)
+      return fail(`timed out after ${ctx.timeoutMs} ms${target() ? ` waiting for ${target()}` : ''}`);
+    return fail(describeError(e, target() || undefined));
   }
 }
 
-/** The last `max` characters of a text, marked when cut. */
-export function tail(text: string, max = 1_000): string {
-  const t = text.trim();
-  return t.length <= max ? t : `…${t.slice(-max)}`;
-}
-
-/** The first `max` characters of a text, marked when cut. */
-export function head(text: string, max = 200): string {
-  const t = text.trim();
-  return t.length <= max ? t : `${t.slice(0, max)}…`;
+/** A number of things with its noun: "1 row", "2 rows". */
+export function plural(n: number, noun: string, nouns = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : nouns}`;
 }

@@ -4,8 +4,9 @@ import dns from 'node:dns/promises';
 import net from 'node:net';
 import { z } from 'zod';
 import type { CheckContext, CheckResult, Checker } from '../checker.js';
-import { abortMessage, commonFields, deadline, durationSchema, errorText, fail, invalid } from './common.js';
-import { durationMs, formatDuration } from './duration.js';
+import { abortMessage, commonFields, deadline, errorText, fail, invalid } from './common.js';
+import { durationSchema } from '../../connections/duration.js';
+import { durationMs, formatDuration } from '../../connections/duration.js';
 
 export const DNS_QUERY_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SRV', 'PTR', 'SOA', 'CAA'] as const;
 type QueryType = (typeof DNS_QUERY_TYPES)[number];

@@ -5,21 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { CheckContext, CheckResult, Checker } from '../checker.js';
-import {
-  SpecError,
-  abortMessage,
-  commonFields,
-  deadline,
-  durationSchema,
-  envVarSchema,
-  fail,
-  head,
-  invalid,
-  resolveValue,
-  tail,
-} from './common.js';
-import { durationMs as toMs } from './duration.js';
-import { baseEnv, findOnPath, runProcess } from './process.js';
+import { SpecError } from '../../connections/errors.js';
+import { abortMessage, commonFields, deadline, fail, invalid, resolveValue } from './common.js';
+import { durationSchema } from '../../connections/duration.js';
+import { envVarSchema } from '../../connections/envValue.js';
+import { head, tail } from '../../connections/text.js';
+import { durationMs as toMs } from '../../connections/duration.js';
+import { baseEnv, findOnPath, runProcess } from '../../connections/process.js';
 
 export const execSchema = z.looseObject({
   ...commonFields,

@@ -6,8 +6,9 @@ import { lstat, readdir, stat, statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { CheckContext, CheckResult, Checker } from '../checker.js';
-import { abortMessage, commonFields, durationSchema, errorText, fail, invalid } from './common.js';
-import { durationMs, formatDuration, formatSize, isSize, parseSize } from './duration.js';
+import { abortMessage, commonFields, errorText, fail, invalid } from './common.js';
+import { durationSchema } from '../../connections/duration.js';
+import { durationMs, formatDuration, formatSize, isSize, parseSize } from '../../connections/duration.js';
 
 /** At most this many files are listed in data.files (count and size still cover all of them). */
 export const MAX_LISTED_FILES = 1_000;

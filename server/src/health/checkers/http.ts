@@ -9,24 +9,22 @@ import zlib from 'node:zlib';
 import { JSONPath } from 'jsonpath-plus';
 import { z } from 'zod';
 import type { CheckContext, CheckResult, Checker, Metric, ResolvedConnection } from '../checker.js';
+import { CappedBuffer, head } from '../../connections/text.js';
+import { SpecError } from '../../connections/errors.js';
 import {
-  CappedBuffer,
-  SpecError,
   abortMessage,
   commonFields,
   deadline,
   describeNetworkError,
-  durationSchema,
-  envValueSchema,
-  envVarSchema,
   errorText,
   fail,
-  head,
   invalid,
   resolveValue,
 } from './common.js';
+import { durationSchema } from '../../connections/duration.js';
+import { envValueSchema, envVarSchema } from '../../connections/envValue.js';
 import { durationFromMs } from '../../expr/duration.js';
-import { durationMs, formatDuration, formatSize } from './duration.js';
+import { durationMs, formatDuration, formatSize } from '../../connections/duration.js';
 
 /** Response bodies are read up to this many bytes; the rest is not downloaded. */
 export const MAX_CONTENT_BYTES = 1024 * 1024;

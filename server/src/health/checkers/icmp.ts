@@ -2,8 +2,9 @@
 // loss and round-trip times, and judges them against packetLossThreshold and thresholdMillis.
 import { z } from 'zod';
 import type { CheckContext, CheckResult, Checker } from '../checker.js';
-import { abortMessage, commonFields, fail, invalid, tail } from './common.js';
-import { baseEnv, findOnPath, runProcess } from './process.js';
+import { abortMessage, commonFields, fail, invalid } from './common.js';
+import { tail } from '../../connections/text.js';
+import { baseEnv, findOnPath, runProcess } from '../../connections/process.js';
 
 export const PING_MISSING = 'the ping binary is not installed (Debian: apt-get install iputils-ping)';
 const DEFAULT_PACKET_COUNT = 3;

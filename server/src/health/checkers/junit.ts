@@ -7,7 +7,9 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { z } from 'zod';
 import type { CheckContext, CheckResult, Checker } from '../checker.js';
-import { abortMessage, commonFields, durationSchema, errorText, fail, head, invalid } from './common.js';
+import { abortMessage, commonFields, errorText, fail, invalid } from './common.js';
+import { durationSchema } from '../../connections/duration.js';
+import { head } from '../../connections/text.js';
 
 /** Result files bigger than this are refused rather than parsed. */
 export const MAX_RESULT_FILE_BYTES = 50 * 1024 * 1024;

@@ -10,18 +10,10 @@ import type { KubeConfig, KubernetesObject, KubernetesObjectApi } from '@kuberne
 import { z } from 'zod';
 import { loadKubeConfig, loadKubernetesClient as loadClient } from '../../kubeconfig.js';
 import type { CheckContext, CheckResult, Checker } from '../checker.js';
-import {
-  abortable,
-  commonFields,
-  envValueSchema,
-  fail,
-  guarded,
-  invalid,
-  liftSocketError,
-  plural,
-  resolveField,
-  SpecError,
-} from './connection.js';
+import { abortable, liftSocketError, SpecError } from '../../connections/errors.js';
+import { commonFields, fail, guarded, invalid, plural } from './common.js';
+import { envValueSchema } from '../../connections/envValue.js';
+import { resolveField } from '../../connections/resolve.js';
 
 const selectorSchema = z.looseObject({
   name: z.string().optional(),

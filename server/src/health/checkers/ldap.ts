@@ -6,19 +6,9 @@
 import { Client, type Entry } from 'ldapts';
 import { z } from 'zod';
 import type { CheckContext, CheckResult, Checker } from '../checker.js';
-import {
-  abortable,
-  commonFields,
-  connectFailure,
-  connectionEndpoint,
-  connectionFields,
-  fail,
-  guarded,
-  invalid,
-  plural,
-  resolveTarget,
-  sanitizeUrl,
-} from './connection.js';
+import { abortable, connectFailure } from '../../connections/errors.js';
+import { commonFields, fail, guarded, invalid, plural } from './common.js';
+import { connectionEndpoint, connectionFields, resolveTarget, sanitizeUrl } from '../../connections/resolve.js';
 
 const schema = z.looseObject({
   ...commonFields,

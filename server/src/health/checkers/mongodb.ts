@@ -4,17 +4,9 @@
 import type { MongoClient } from 'mongodb';
 import { z } from 'zod';
 import type { CheckContext, CheckResult, Checker } from '../checker.js';
-import {
-  commonFields,
-  connectFailure,
-  connectionEndpoint,
-  connectionFields,
-  fail,
-  guarded,
-  invalid,
-  liftSocketError,
-  resolveTarget,
-} from './connection.js';
+import { commonFields, fail, guarded, invalid } from './common.js';
+import { connectFailure, liftSocketError } from '../../connections/errors.js';
+import { connectionEndpoint, connectionFields, resolveTarget } from '../../connections/resolve.js';
 
 const schema = z.looseObject({ ...commonFields, ...connectionFields });
 export type MongodbSpec = z.infer<typeof schema>;

@@ -4,18 +4,9 @@
 import pg from 'pg';
 import { z } from 'zod';
 import type { CheckContext, CheckResult, Checker } from '../checker.js';
-import {
-  commonFields,
-  connectFailure,
-  connectionEndpoint,
-  connectionFields,
-  fail,
-  guarded,
-  invalid,
-  plural,
-  resolveTarget,
-  SpecError,
-} from './connection.js';
+import { commonFields, fail, guarded, invalid, plural } from './common.js';
+import { connectFailure, SpecError } from '../../connections/errors.js';
+import { connectionEndpoint, connectionFields, resolveTarget } from '../../connections/resolve.js';
 
 const schema = z.looseObject({
   ...commonFields,

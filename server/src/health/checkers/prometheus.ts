@@ -4,18 +4,9 @@
 // `firstResult` (the first series), as canary-checker exposes them.
 import { z } from 'zod';
 import type { CheckContext, CheckResult, Checker } from '../checker.js';
-import {
-  commonFields,
-  connectionFields,
-  describeError,
-  fail,
-  guarded,
-  invalid,
-  plural,
-  resolveTarget,
-  sanitizeUrl,
-  SpecError,
-} from './connection.js';
+import { commonFields, fail, guarded, invalid, plural } from './common.js';
+import { connectionFields, resolveTarget, sanitizeUrl } from '../../connections/resolve.js';
+import { describeError, SpecError } from '../../connections/errors.js';
 import { bodySnippet, requestJson } from './request.js';
 
 const schema = z.looseObject({

@@ -4,17 +4,9 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import { z } from 'zod';
 import type { CheckContext, CheckResult, Checker } from '../checker.js';
-import {
-  commonFields,
-  connectFailure,
-  connectionFields,
-  fail,
-  guarded,
-  invalid,
-  resolveTarget,
-  sanitizeUrl,
-  SpecError,
-} from './connection.js';
+import { commonFields, fail, guarded, invalid } from './common.js';
+import { connectFailure, SpecError } from '../../connections/errors.js';
+import { connectionFields, resolveTarget, sanitizeUrl } from '../../connections/resolve.js';
 
 const schema = z.looseObject({
   ...commonFields,

@@ -3,7 +3,7 @@
 // and the check's AbortSignal bounds the whole exchange.
 import http from 'node:http';
 import https from 'node:https';
-import { SpecError } from './connection.js';
+import { SpecError } from '../../connections/errors.js';
 
 export interface JsonRequest {
   method?: 'GET' | 'POST';

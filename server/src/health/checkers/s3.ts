@@ -8,16 +8,10 @@ import http from 'node:http';
 import https from 'node:https';
 import { z } from 'zod';
 import type { CheckContext, CheckResult, Checker } from '../checker.js';
-import {
-  commonFields,
-  describeError,
-  envValueSchema,
-  fail,
-  guarded,
-  invalid,
-  resolveField,
-  SpecError,
-} from './connection.js';
+import { commonFields, fail, guarded, invalid } from './common.js';
+import { describeError, SpecError } from '../../connections/errors.js';
+import { envValueSchema } from '../../connections/envValue.js';
+import { resolveField } from '../../connections/resolve.js';
 
 const schema = z.looseObject({
   ...commonFields,

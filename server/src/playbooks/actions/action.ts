@@ -5,7 +5,8 @@ import type { z } from 'zod';
 import type { Mailer } from '../../auth/mailer.js';
 import type { Queryable } from '../../db/database.js';
 import type { CheckContext } from '../../health/checker.js';
-import { connectionResolver, resolveEnvValue } from '../../health/runner.js';
+import { connectionResolver } from '../../connections/resolve.js';
+import { resolveEnvValue } from '../../connections/envValue.js';
 
 export interface ActionContext {
   db: Queryable;

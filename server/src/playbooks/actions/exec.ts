@@ -3,7 +3,7 @@
 // stderr, exitCode; a non-zero exit fails the action with the tail of stderr. The health `exec`
 // checker does the work.
 import { z } from 'zod';
-import { envVarSchema } from '../../health/checkers/common.js';
+import { envVarSchema } from '../../connections/envValue.js';
 import { execChecker } from '../../health/checkers/exec.js';
 import { checkContext, type PlaybookAction } from './action.js';
 

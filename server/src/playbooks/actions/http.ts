@@ -2,7 +2,8 @@
 // thresholdMillis), made by the health `http` checker. Result: code, headers, content and json when
 // the answer is JSON; a status of 400 or more, or a slower answer than thresholdMillis, fails it.
 import { z } from 'zod';
-import { envVarSchema, head } from '../../health/checkers/common.js';
+import { envVarSchema } from '../../connections/envValue.js';
+import { head } from '../../connections/text.js';
 import { httpChecker } from '../../health/checkers/http.js';
 import { checkContext, type PlaybookAction } from './action.js';
 

@@ -4,7 +4,7 @@
 // sender). Result: to, subject.
 import { z } from 'zod';
 import { createMailer } from '../../auth/mailer.js';
-import { connectionResolver } from '../../health/runner.js';
+import { connectionResolver } from '../../connections/resolve.js';
 import type { PlaybookAction } from './action.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;

@@ -2,7 +2,7 @@
 // `connection` or a `url` (with optional username/password), using the health checkers' drivers.
 // Result: rows (values as the database's text) and count; a connection or query error fails it.
 import { z } from 'zod';
-import { envValueSchema } from '../../health/checkers/common.js';
+import { envValueSchema } from '../../connections/envValue.js';
 import { mysqlChecker } from '../../health/checkers/mysql.js';
 import { postgresChecker } from '../../health/checkers/postgres.js';
 import { checkContext, type PlaybookAction } from './action.js';

@@ -1,10 +1,10 @@
-// Child processes for checkers (exec, icmp): run in their own process group, output captured up to
-// a cap, the whole group killed (TERM, then KILL) when the check's signal aborts.
+// Child processes for checks, scrapers and actions (exec, icmp): run in their own process group, output
+// captured up to a cap, the whole group killed (TERM, then KILL) when the caller's signal aborts.
 import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import { CappedBuffer } from './common.js';
+import { CappedBuffer } from './text.js';
 
 export const MAX_OUTPUT_BYTES = 1024 * 1024;
 /** Environment variables a child process inherits from the server; everything else (secrets) stays out. */

@@ -1,12 +1,6 @@
 // Durations and sizes as check specs write them, and their short renderings in messages.
 import { describe, expect, it } from 'vitest';
-import {
-  durationMs,
-  formatDuration,
-  formatSize,
-  parseDuration,
-  parseSize,
-} from '../../src/health/checkers/duration.js';
+import { durationMs, formatDuration, formatSize, parseDuration, parseSize } from './duration.js';
 
 describe('parseDuration', () => {
   it('reads Go-style durations plus d and w', () => {

@@ -1,6 +1,7 @@
-// Durations and sizes as check specs write them: Go-style durations ("300ms", "1h30m") plus d and w,
-// data sizes ("10MB", "512k"), and short human renderings of both for messages.
-import { durationToMs, parseDuration as parseGoDuration } from '../../expr/duration.js';
+// Durations and sizes as specs write them: Go-style durations ("300ms", "1h30m") plus d and w, data
+// sizes ("10MB", "512k"), their schema, and short human renderings of both for messages.
+import { z } from 'zod';
+import { durationToMs, parseDuration as parseGoDuration } from '../expr/duration.js';
 
 /**
  * Parses a Go-style duration ("1h30m", "500ms", "1.5h", "-2m") with the extra units d (24h) and w (7d)
@@ -32,6 +33,12 @@ export function isDuration(text: string): boolean {
     return false;
   }
 }
+
+/** A duration as text ("30s", "1h") or a number of seconds. */
+export const durationSchema = z.union([
+  z.number().nonnegative(),
+  z.string().refine(isDuration, { message: 'not a duration (examples: 500ms, 30s, 5m, 1h30m, 7d)' }),
+]);
 
 /** A short human rendering: "812 ms", "2.5 s", "5m 3s", "3h 2m", "3d 4h". */
 export function formatDuration(ms: number): string {

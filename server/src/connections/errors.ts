@@ -1,0 +1,105 @@
+// Errors met while reaching other systems, worded for a person: network and client failures
+// ("connection refused: host:port"), specs that cannot be run (SpecError), and racing a promise
+// against an abort signal for clients that cannot be cancelled.
+
+/** The spec cannot be run as written (reported as invalid rather than as a target failure). */
+export class SpecError extends Error {
+  override name = 'SpecError';
+}
+
+interface NodeNetError extends Error {
+  code?: string;
+  address?: string;
+  port?: number;
+  hostname?: string;
+  errors?: unknown[];
+  cause?: unknown;
+}
+
+/**
+ * Turns a network or client error into one line a person can act on: "connection refused:
+ * 127.0.0.1:5433", "host not found: db.example", "timed out after 5000 ms", else the error's message.
+ * `target` (host:port or URL) names the far end when the error itself does not.
+ */
+export function describeError(err: unknown, target?: string): string {
+  if (!(err instanceof Error)) return String(err);
+  const e = err as NodeNetError;
+  // Node's happy-eyeballs connect reports each address tried in an AggregateError with no message.
+  if (e.errors?.length && !e.code) return describeError(e.errors[0], target);
+  if (e.errors?.length && e.code && !e.address) {
+    const first = e.errors[0] as NodeNetError;
+    if (first?.address) return describeError(first, target);
+  }
+  const where = e.address ? (e.port ? `${e.address}:${e.port}` : e.address) : target;
+  const at = where ? `: ${where}` : '';
+  switch (e.code) {
+    case 'ECONNREFUSED':
+      return `connection refused${at}`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `host not found: ${e.hostname ?? where ?? 'unknown host'}`;
+    case 'ETIMEDOUT':
+    case 'ETIMEOUT':
+      return `timed out connecting${at ? ` to ${where}` : ''}`;
+    case 'ECONNRESET':
+      return `connection reset by the server${at}`;
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return `host unreachable${at}`;
+    case 'EPIPE':
+      return `connection closed by the server${at}`;
+    case 'CERT_HAS_EXPIRED':
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return `TLS certificate rejected${at}: ${e.message} (set skipTLSVerify / insecure_tls to accept it)`;
+  }
+  if (e.name === 'AbortError' || e.name === 'TimeoutError')
+    return e.message.startsWith('timed out') ? e.message : `timed out${at ? ` waiting for ${where}` : ''}`;
+  if (e.cause instanceof Error && (!e.message || e.message === 'fetch failed')) return describeError(e.cause, target);
+  return e.message || e.name;
+}
+
+/** A failure to connect or authenticate: network errors as `describeError`, server refusals prefixed with where. */
+export function connectFailure(err: unknown, where: string): string {
+  const described = describeError(err, where || undefined);
+  const message = err instanceof Error ? err.message : String(err);
+  return described === message && where ? `cannot connect to ${where}: ${message}` : described;
+}
+
+/**
+ * Clients that wrap socket errors into their own text ("request to ... failed, reason: connect
+ * ECONNREFUSED 127.0.0.1:6443"): lifts the cause out as "connection refused: 127.0.0.1:6443".
+ */
+export function liftSocketError(message: string): string | undefined {
+  const refused = /ECONNREFUSED ([^\s,;)]+)/.exec(message);
+  if (refused) return `connection refused: ${refused[1]}`;
+  const notFound = /(?:ENOTFOUND|EAI_AGAIN) ([^\s,;)]+)/.exec(message);
+  if (notFound) return `host not found: ${notFound[1]}`;
+  const reset = /ECONNRESET/.test(message);
+  if (reset) return 'connection reset by the server';
+  return undefined;
+}
+
+/** Rejects when `signal` aborts, so a client without signal support cannot outlive the check's timeout. */
+export function abortable<T>(signal: AbortSignal, promise: Promise<T>): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => undefined);
+    return Promise.reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}

@@ -1,0 +1,169 @@
+// Where a spec connects to: stored connections (the `connections` table, secrets decrypted), the
+// inline `connection` / `url` + `username`/`password` fields as canary-checker spells them, and
+// resolving them into one target with `$(username)` / `$(password)` substituted.
+import { z } from 'zod';
+import type { Queryable } from '../db/database.js';
+import { openSecret } from '../secrets.js';
+import { envValueSchema, type EnvValue } from './envValue.js';
+import { SpecError } from './errors.js';
+
+/** A stored connection (the `connections` table), secrets decrypted. */
+export interface ResolvedConnection {
+  name: string;
+  type: string;
+  url: string | null;
+  username: string | null;
+  password: string | null;
+  certificate: string | null;
+  insecureTls: boolean;
+  properties: Record<string, string>;
+}
+
+/** What resolving a target needs: stored connections and EnvValues (a health CheckContext is one). */
+export interface ConnectionContext {
+  /** Resolves `connection://<type>/<name>`, `connection://<name>` or a bare name; undefined when unknown. */
+  connection(ref: string): Promise<ResolvedConnection | undefined>;
+  /** Resolves an EnvValue to its string; throws a clear error when a reference cannot be resolved. */
+  resolve(value: EnvValue | undefined): Promise<string | undefined>;
+}
+
+/** Looks stored connections up by reference in `db`, for ConnectionContext.connection. */
+export function connectionResolver(db: Queryable): (ref: string) => Promise<ResolvedConnection | undefined> {
+  return async (ref) => {
+    const m = /^connection:\/\/(?:([^/]+)\/)?(.+)$/.exec(ref);
+    const type = m?.[1] ?? null;
+    const name = m?.[2] ?? ref;
+    const { rows } = await db.query<{
+      name: string;
+      type: string;
+      url: string | null;
+      username: string | null;
+      password: string | null;
+      certificate: string | null;
+      insecure_tls: boolean;
+      properties: Record<string, string> | null;
+    }>(
+      `SELECT name, type, url, username, password, certificate, insecure_tls, properties FROM connections
+       WHERE name = $1 AND ($2::text IS NULL OR lower(type) = lower($2)) AND deleted_at IS NULL ORDER BY created_at LIMIT 1`,
+      [name, type],
+    );
+    const c = rows[0];
+    return (
+      c && {
+        name: c.name,
+        type: c.type,
+        url: c.url,
+        username: c.username,
+        password: openSecret(c.password),
+        certificate: openSecret(c.certificate),
+        insecureTls: c.insecure_tls,
+        properties: c.properties ?? {},
+      }
+    );
+  };
+}
+
+/** canary-checker's inline `Connection`: a connection reference, or a URL and credentials. */
+export const connectionFields = {
+  connection: z.string().optional(),
+  url: z.string().optional(),
+  username: envValueSchema.optional(),
+  password: envValueSchema.optional(),
+};
+
+/** The connection fields of a spec (check, scraper, action), as parsed. */
+export interface ConnectionSpec {
+  connection?: string;
+  url?: string;
+  username?: EnvValue;
+  password?: EnvValue;
+}
+
+/** Where a spec connects to, after the connection and secrets are resolved. */
+export interface Target {
+  /** The URL with `$(username)` / `$(password)` substituted; '' when neither check nor connection gave one. */
+  url: string;
+  username?: string;
+  password?: string;
+  /** The stored connection, when the check referenced one. */
+  connection?: ResolvedConnection;
+  insecureTls: boolean;
+  certificate?: string;
+  properties: Record<string, string>;
+}
+
+/** Substitutes `$(username)` / `$(password)`; URL-encoded when the text is a URL, verbatim in a DSN. */
+export function interpolateCredentials(url: string, username?: string, password?: string): string {
+  const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(url);
+  const enc = (v: string | undefined) => (isUrl ? encodeURIComponent(v ?? '') : (v ?? ''));
+  return url.replaceAll('$(username)', enc(username)).replaceAll('$(password)', enc(password));
+}
+
+/** A URL fit for display and metric labels: credentials removed (canary-checker `SanitizeEndpoints`). */
+export function sanitizeUrl(url: string): string {
+  let out: string;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
+    // scheme://user:pass@host → scheme://host (the userinfo ends at the last '@' before the path).
+    out = url.replace(/^([a-z][a-z0-9+.-]*:\/\/)(?:[^/?#]*@)/i, '$1');
+  } else {
+    // A DSN such as `user:pass@tcp(host)/db`: drop anything before the last `@` ahead of the address.
+    out = url.replace(/^.*@(?=(?:tcp|unix)\(|\/)/s, '');
+  }
+  return out.replace(/password=([^;&\s]*)/gi, 'password=###');
+}
+
+/** What a connection-based spec points at, for display: its URL without secrets, or its connection. */
+export function connectionEndpoint(spec: ConnectionSpec): string {
+  if (spec.url) return sanitizeUrl(spec.url);
+  return spec.connection ?? '';
+}
+
+/**
+ * Resolves a spec's `connection` and/or `url` + `username`/`password`. The spec's own values override
+ * the connection's (as canary-checker does). A `connection` that is not `connection://...` and names no
+ * stored connection is taken as the URL itself when it looks like one (older canary-checker SQL files).
+ * Throws SpecError when a referenced connection does not exist or a secret cannot be resolved.
+ */
+export async function resolveTarget(spec: ConnectionSpec, ctx: ConnectionContext): Promise<Target> {
+  let connection: ResolvedConnection | undefined;
+  let legacyUrl: string | undefined;
+  if (spec.connection) {
+    connection = await ctx.connection(spec.connection);
+    if (!connection) {
+      const looksLikeUrl = /:\/\/|@|=/.test(spec.connection) && !spec.connection.startsWith('connection://');
+      if (!looksLikeUrl) throw new SpecError(`connection ${spec.connection} was not found`);
+      legacyUrl = spec.connection;
+    }
+  }
+  let username: string | undefined;
+  let password: string | undefined;
+  try {
+    username = (await ctx.resolve(spec.username)) || connection?.username || undefined;
+    password = (await ctx.resolve(spec.password)) || connection?.password || undefined;
+  } catch (e) {
+    throw new SpecError(`credentials could not be resolved: ${errorMessage(e)}`);
+  }
+  const raw = spec.url || legacyUrl || connection?.url || '';
+  return {
+    url: interpolateCredentials(raw, username, password),
+    username,
+    password,
+    connection,
+    insecureTls: connection?.insecureTls ?? false,
+    certificate: connection?.certificate ?? undefined,
+    properties: connection?.properties ?? {},
+  };
+}
+
+/** Resolves an EnvValue, turning an unresolvable reference into a SpecError naming the field. */
+export async function resolveField(ctx: ConnectionContext, field: string, value: EnvValue | undefined) {
+  try {
+    return await ctx.resolve(value);
+  } catch (e) {
+    throw new SpecError(`${field} could not be resolved: ${errorMessage(e)}`);
+  }
+}
+
+function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
