@@ -13,6 +13,7 @@ import { checkers } from '../health/checkers/index.js';
 import { playbookRoutes } from '../playbooks/api.js';
 import { ApiError } from '../rest/errors.js';
 import { restRoutes } from '../rest/handler.js';
+import type { WriteGuard } from '../rest/writeGuards.js';
 import { topologyRoutes } from '../topology/api.js';
 import { snapshotRoutes } from '../topology/snapshot.js';
 import { serveWeb } from './static.js';
@@ -78,6 +79,8 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
       },
       // The triggers of 0011 attribute rows and the incident changelog to the caller.
       beforeWrite: (tx, c) => setActor(tx, c.get('principal').id),
+      // Rows of these relations are validated like the service endpoints' (rest/writeGuards.ts).
+      writeGuards: new Map<string, WriteGuard>([]),
       afterWrite(relation) {
         if (relation === 'properties') identity.featuresChanged();
       },

@@ -8,6 +8,7 @@ import { plan as makePlan, type Access, type Plan } from './plan.js';
 import { respond, type ApiResponse, type ResultRow } from './respond.js';
 import { buildSql } from './sql.js';
 import { sealBody } from '../secrets.js';
+import { bodyRows, type WriteGuards } from './writeGuards.js';
 
 export interface RestHooks<E extends Env = Env> {
   /** Decides whether the caller may touch these resources; throws an ApiError when not. */
@@ -16,6 +17,8 @@ export interface RestHooks<E extends Env = Env> {
   afterWrite?(relation: string): void;
   /** Called inside a write's transaction before its statement (e.g. to set the caller for triggers). */
   beforeWrite?(tx: Queryable, c: Context<E>): Promise<void>;
+  /** Validators of rows written to a relation (see writeGuards.ts), by relation name. */
+  writeGuards?: WriteGuards;
 }
 
 export function restRoutes<E extends Env = Env>(ctx: AppContext, hooks: RestHooks<E> = {}): Hono<E> {
@@ -33,6 +36,23 @@ export function restRoutes<E extends Env = Env>(ctx: AppContext, hooks: RestHook
         headers: { prefer: c.req.header('prefer'), accept: c.req.header('accept'), range: c.req.header('range') },
         body,
       });
+      // A guarded relation's rows are validated (after the caller may write at all) before anything else.
+      const guard = hooks.writeGuards?.get(req.target.name);
+      if (
+        guard &&
+        req.body &&
+        req.target.kind === 'relation' &&
+        (method === 'POST' || method === 'PATCH' || method === 'PUT')
+      ) {
+        const relation = ctx.registry.relations.get(req.target.name);
+        if (relation)
+          await hooks.authorize?.(c, [{ resource: relation.writeResource ?? relation.resource, action: 'write' }]);
+        const parsed = bodyRows(req.body);
+        if (parsed) {
+          const rows = await guard({ method, rows: parsed.rows, query: [...url.searchParams.entries()], db: ctx.db });
+          req.body = JSON.stringify(parsed.array ? rows : rows[0]);
+        }
+      }
       // Secret columns are sealed before they reach the database (encryption at rest).
       const secretColumns = ctx.registry.relations.get(req.target.name)?.secretColumns;
       if (req.body && req.target.kind === 'relation' && secretColumns?.length)

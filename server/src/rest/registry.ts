@@ -39,6 +39,10 @@ const relations: ExposedRelation[] = [
   { name: 'event_queue', resource: 'database' },
   { name: 'event_queue_summary', resource: 'database' },
   { name: 'connections', resource: 'connections', secretColumns: ['password', 'certificate'] },
+  // Notifications (0017): rules and silences are written by editors; send history only by the engine.
+  { name: 'notifications', resource: 'notifications' },
+  { name: 'notification_silences', resource: 'notifications' },
+  { name: 'notification_send_history', resource: 'notifications', readOnly: true },
   { name: 'canaries', resource: 'canaries' },
   { name: 'checks', resource: 'canaries' },
   { name: 'check_statuses', resource: 'canaries' },

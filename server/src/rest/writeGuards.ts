@@ -1,0 +1,33 @@
+// Write guards: a relation whose rows must be valid before they are stored (connections, notification
+// rules, silences) registers a guard. It sees the JSON rows of a POST/PATCH/PUT to /api/db/<relation>
+// after the caller was authorised and before secret columns are sealed, and returns them normalised
+// (defaults filled, names canonical) or throws an ApiError(400) saying what is wrong. The rows of a
+// body that is not JSON rows are left for the REST layer to refuse as usual.
+import type { Queryable } from '../db/database.js';
+
+export interface WriteGuardInput {
+  method: 'POST' | 'PATCH' | 'PUT';
+  /** The rows of the body (an object body is one row). */
+  rows: Record<string, unknown>[];
+  /** The request's query parameters (filters of a PATCH, on_conflict...). */
+  query: [string, string][];
+  db: Queryable;
+}
+
+export type WriteGuard = (input: WriteGuardInput) => Promise<Record<string, unknown>[]>;
+
+export type WriteGuards = ReadonlyMap<string, WriteGuard>;
+
+/** Parses a write body into rows; undefined when it is not JSON objects. */
+export function bodyRows(body: string): { rows: Record<string, unknown>[]; array: boolean } | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  const array = Array.isArray(parsed);
+  const rows = array ? (parsed as unknown[]) : [parsed];
+  if (!rows.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r))) return undefined;
+  return { rows: rows as Record<string, unknown>[], array };
+}
