@@ -1,5 +1,6 @@
 // Connection plumbing shared by every engine (health, catalog, topology, playbooks): EnvValues and
-// stored connections resolved into a target, errors worded for a person, child processes, durations.
+// stored connections resolved into a target, errors worded for a person, child processes and bash
+// scripts, SQL queries, durations.
 export {
   envValueSchema,
   envVarSchema,
@@ -42,3 +43,16 @@ export {
   parseSize,
 } from './duration.js';
 export { CappedBuffer, head, tail } from './text.js';
+export {
+  parseKeywordDsn,
+  parseMysqlUrl,
+  runSqlQuery,
+  sqlEndpoint,
+  SqlError,
+  type MysqlTarget,
+  type SqlDriver,
+  type SqlQueryOptions,
+  type SqlRow,
+  type SqlTarget,
+} from './sql.js';
+export { BASH_MISSING, runScript, scriptData, scriptFailure, scriptSummary, type ScriptRun } from './script.js';

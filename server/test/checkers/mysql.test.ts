@@ -1,6 +1,7 @@
 // The mysql checker against the real MySQL/MariaDB server named by TEST_MYSQL_URL (skipped when unset).
 import { describe, expect, it } from 'vitest';
-import { mysqlChecker, parseMysqlUrl } from '../../src/health/checkers/mysql.js';
+import { parseMysqlUrl } from '../../src/connections/sql.js';
+import { mysqlChecker } from '../../src/health/checkers/mysql.js';
 import { testCheckContext } from '../helpers/checkContext.js';
 import { closedPort } from './ports.js';
 

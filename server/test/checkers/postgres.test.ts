@@ -1,6 +1,7 @@
 // The postgres checker against the real PostgreSQL server named by TEST_DATABASE_URL (skipped when unset).
 import { describe, expect, it } from 'vitest';
-import { parseKeywordDsn, postgresChecker } from '../../src/health/checkers/postgres.js';
+import { parseKeywordDsn } from '../../src/connections/sql.js';
+import { postgresChecker } from '../../src/health/checkers/postgres.js';
 import { testCheckContext } from '../helpers/checkContext.js';
 import { closedPort } from './ports.js';
 

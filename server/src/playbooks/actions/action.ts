@@ -1,11 +1,12 @@
 // The interface every playbook action type implements (one module per type in this folder), and
-// what the runner hands it. Actions reuse the health checkers' clients, so a playbook reaches a
+// what the runner hands it. Actions reach systems through the shared connection plumbing
+// (server/src/connections; `http` still through the health http checker), so a playbook reaches a
 // system exactly the way a check of the same kind does.
 import type { z } from 'zod';
 import type { Mailer } from '../../auth/mailer.js';
 import type { Queryable } from '../../db/database.js';
 import type { CheckContext } from '../../health/checker.js';
-import { connectionResolver } from '../../connections/resolve.js';
+import { connectionResolver, type ConnectionContext } from '../../connections/resolve.js';
 import { resolveEnvValue } from '../../connections/envValue.js';
 
 export interface ActionContext {
@@ -35,13 +36,24 @@ export interface PlaybookAction<S = Record<string, unknown>> {
   run(spec: S, ctx: ActionContext): Promise<ActionOutcome>;
 }
 
+/** Stored connections and EnvValues for an action, resolved the same way as for checks. */
+export function connectionContext(ctx: ActionContext): ConnectionContext {
+  return { connection: connectionResolver(ctx.db), resolve: resolveEnvValue };
+}
+
+/** Why the action's signal aborted, for a person: "timed out after 5m", else cancelled. */
+export function abortText(ctx: ActionContext): string {
+  const reason: unknown = ctx.signal.reason;
+  if (reason instanceof Error && /^timed out/i.test(reason.message)) return reason.message;
+  return 'the action was cancelled before it finished';
+}
+
 /** The health checkers' context for an action: its signal, and connections/secrets resolved the same way. */
 export function checkContext(ctx: ActionContext): CheckContext {
   return {
     canary: { id: ctx.playbook.id, name: ctx.playbook.name, namespace: ctx.playbook.namespace, labels: {} },
     signal: ctx.signal,
     timeoutMs: ctx.timeoutMs,
-    connection: connectionResolver(ctx.db),
-    resolve: resolveEnvValue,
+    ...connectionContext(ctx),
   };
 }

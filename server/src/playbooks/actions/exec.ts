@@ -1,11 +1,13 @@
 // `exec`: runs `script` with bash in a fresh temporary directory (removed afterwards), `env` added to
 // a minimal environment; the whole process group is killed on timeout or cancel. Result: stdout,
-// stderr, exitCode; a non-zero exit fails the action with the tail of stderr. The health `exec`
-// checker does the work.
+// stderr, exitCode; a non-zero exit fails the action with the tail of stderr. The same runner as the
+// health `exec` check (connections/script.ts).
 import { z } from 'zod';
+import { SpecError } from '../../connections/errors.js';
 import { envVarSchema } from '../../connections/envValue.js';
-import { execChecker } from '../../health/checkers/exec.js';
-import { checkContext, type PlaybookAction } from './action.js';
+import { resolveField } from '../../connections/resolve.js';
+import { BASH_MISSING, runScript, scriptData, scriptFailure } from '../../connections/script.js';
+import { abortText, connectionContext, type PlaybookAction } from './action.js';
 
 const notYet = (what: string) =>
   z.never({ error: `${what} is not supported yet; do it in the script or pass values with env` }).optional();
@@ -23,7 +25,18 @@ export const execAction: PlaybookAction<ExecActionSpec> = {
   type: 'exec',
   schema,
   async run(spec, ctx) {
-    const r = await execChecker.run({ name: 'playbook-exec', script: spec.script, env: spec.env }, checkContext(ctx));
-    return { result: r.data, error: r.pass ? undefined : (r.error ?? 'the script failed') };
+    const cctx = connectionContext(ctx);
+    const env: Record<string, string> = {};
+    try {
+      for (const e of spec.env ?? []) {
+        env[e.name] = (await resolveField(cctx, `env.${e.name}`, { value: e.value, valueFrom: e.valueFrom })) ?? '';
+      }
+    } catch (e) {
+      if (e instanceof SpecError) return { result: {}, error: e.message };
+      throw e;
+    }
+    const r = await runScript(spec.script, env, ctx.signal);
+    if (!r) return { result: {}, error: BASH_MISSING };
+    return { result: scriptData(r), error: scriptFailure(r, () => abortText(ctx)) };
   },
 };

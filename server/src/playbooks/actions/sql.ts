@@ -1,19 +1,17 @@
 // `sql`: runs `query` on PostgreSQL or MySQL/MariaDB (`driver`), reached through a stored
-// `connection` or a `url` (with optional username/password), using the health checkers' drivers.
-// Result: rows (values as the database's text) and count; a connection or query error fails it.
+// `connection` or a `url` (with optional username/password), with the same clients as the postgres
+// and mysql checks (connections/sql.ts). Result: rows (values as the database's text) and count; a
+// connection or query error fails it.
 import { z } from 'zod';
-import { envValueSchema } from '../../connections/envValue.js';
-import { mysqlChecker } from '../../health/checkers/mysql.js';
-import { postgresChecker } from '../../health/checkers/postgres.js';
-import { checkContext, type PlaybookAction } from './action.js';
+import { describeError, SpecError } from '../../connections/errors.js';
+import { connectionEndpoint, connectionFields, resolveTarget } from '../../connections/resolve.js';
+import { runSqlQuery, sqlEndpoint, SqlError } from '../../connections/sql.js';
+import { abortText, connectionContext, type PlaybookAction } from './action.js';
 
 const schema = z
   .looseObject({
     driver: z.enum(['postgres', 'mysql'], { error: 'driver must be postgres or mysql' }),
-    connection: z.string().optional(),
-    url: z.string().optional(),
-    username: envValueSchema.optional(),
-    password: envValueSchema.optional(),
+    ...connectionFields,
     query: z.string({ error: 'query is required' }).min(1, 'query is required'),
   })
   .superRefine((s, issue) => {
@@ -26,10 +24,23 @@ export const sqlAction: PlaybookAction<SqlActionSpec> = {
   type: 'sql',
   schema,
   async run(spec, ctx) {
-    const checker = spec.driver === 'postgres' ? postgresChecker : mysqlChecker;
-    const { driver: _driver, ...target } = spec;
-    const r = await checker.run({ ...target, name: 'playbook-sql' }, checkContext(ctx));
-    const results = (r.data.results as Record<string, unknown> | undefined) ?? { rows: [], count: 0 };
-    return { result: results, error: r.pass ? undefined : (r.error ?? 'the query failed') };
+    const empty = { rows: [], count: 0 };
+    let where = connectionEndpoint(spec);
+    try {
+      const target = await resolveTarget(spec, connectionContext(ctx));
+      if (!target.url) return { result: empty, error: `connection ${spec.connection} has no url` };
+      where = sqlEndpoint(spec.driver, target) || where;
+      const rows = await runSqlQuery(spec.driver, target, spec.query, {
+        timeoutMs: ctx.timeoutMs,
+        signal: ctx.signal,
+        where,
+      });
+      return { result: { rows, count: rows.length } };
+    } catch (e) {
+      if (e instanceof SqlError || e instanceof SpecError) return { result: empty, error: e.message };
+      if (ctx.signal.aborted)
+        return { result: empty, error: `${abortText(ctx)}${where ? ` waiting for ${where}` : ''}` };
+      return { result: empty, error: describeError(e, where || undefined) };
+    }
   },
 };
