@@ -11,6 +11,7 @@ import { checkers } from './health/checkers/index.js';
 import { HealthEngine } from './health/engine.js';
 import { IncidentEngine } from './incidents/engine.js';
 import { PlaybookRunner } from './playbooks/runner.js';
+import { EventRouter } from './jobs/eventQueue.js';
 import { DEFAULT_RETENTION, rollupAndPrune } from './health/rollup.js';
 import { seedDemo } from './demo/index.js';
 import { createHttpApp } from './http/app.js';
@@ -35,6 +36,8 @@ export interface AppContext {
   health: HealthEngine;
   topology: TopologyEngine;
   catalog: CatalogEngine;
+  /** The event queue's consumers (notifications, playbook triggers) register here; started with the engines. */
+  events: EventRouter;
   version: string;
 }
 
@@ -91,6 +94,7 @@ export async function createContext(options: StartOptions = {}): Promise<AppCont
       health: new HealthEngine(db, checkers),
       topology: new TopologyEngine(db, checkers),
       catalog: new CatalogEngine(db, scrapers),
+      events: new EventRouter(db),
       version: VERSION,
       async reloadSchema() {
         ctx.schema = await introspect(db);
@@ -112,6 +116,7 @@ async function startEngines(ctx: AppContext): Promise<() => Promise<void>> {
   ctx.health.start();
   ctx.topology.start();
   ctx.catalog.start();
+  ctx.events.start();
   const stopRotator =
     ctx.db.kind === 'pglite' && ctx.config.demo ? startDemoRotator(ctx.config.dataDir) : () => undefined;
   // Incident rules and definition-of-done scripts, every 15 s on the replica holding the lease.
@@ -131,6 +136,7 @@ async function startEngines(ctx: AppContext): Promise<() => Promise<void>> {
     await ctx.topology.stop();
     stopRotator();
     await ctx.catalog.stop();
+    await ctx.events.stop();
     await incidents.stop();
     await playbooks.stop();
   };
