@@ -271,7 +271,7 @@ export const CONNECTION_TYPES: readonly ConnectionTypeDef[] = [
     label: 'ntfy',
     family: 'notification',
     fields: [
-      url('https://ntfy.sh', true, 'Host'),
+      { ...url('https://ntfy.sh', true, 'Host'), default: 'https://ntfy.sh' },
       text('topic', 'Topic', { required: true }),
       username(),
       password(false, 'Password or access token'),
@@ -524,6 +524,8 @@ export function validateConnection(row: ConnectionInput, opts: { partial?: boole
       else if (/port/i.test(field.key) && (!Number.isInteger(n) || n < 1 || n > 65535))
         errors.push({ field: name, message: `${field.label} must be between 1 and 65535` });
     }
+    if (field.kind === 'boolean' && typeof value !== 'boolean' && value !== 'true' && value !== 'false')
+      errors.push({ field: name, message: `${field.label} must be true or false` });
     if (field.kind === 'select' && field.options && !field.options.includes(String(value)))
       errors.push({ field: name, message: `${field.label} must be one of ${field.options.join(', ')}` });
     if (typeof value === 'string' && /^(secret|configmap):\/\//.test(value) && !isSecretRef(value))
