@@ -188,7 +188,8 @@ export interface StoredResult {
 
 /**
  * Writes a check_statuses row and updates the check; the status flips (and the transition time
- * and a check.passed / check.failed event) only when it changed.
+ * and a check.passed / check.failed event) only when it changed. A first result emits check.failed
+ * when it fails and nothing when it passes.
  */
 export async function recordResult(
   db: Database,
@@ -223,7 +224,10 @@ export async function recordResult(
       );
       const row = rows[0];
       const transitioned = !!row && row.previous !== status;
-      if (row && transitioned) {
+      // A new check's first result is news only when it fails: people add a check for a service that
+      // is already down and expect to hear about it, while a first pass is not a change worth a message.
+      const firstPass = !!row && row.previous === null && r.pass;
+      if (row && transitioned && !firstPass) {
         await tx.query(`INSERT INTO event_queue (name, properties) VALUES ($1, $2)`, [
           r.pass ? 'check.passed' : 'check.failed',
           JSON.stringify({
