@@ -43,6 +43,10 @@ const relations: ExposedRelation[] = [
   { name: 'notifications', resource: 'notifications' },
   { name: 'notification_silences', resource: 'notifications' },
   { name: 'notification_send_history', resource: 'notifications', readOnly: true },
+  // Notification views (0020) the /notifications screens read.
+  { name: 'notifications_summary', resource: 'notifications', readOnly: true },
+  { name: 'notification_send_history_summary', resource: 'notifications', readOnly: true },
+  { name: 'notification_silences_summary', resource: 'notifications', readOnly: true },
   { name: 'canaries', resource: 'canaries' },
   { name: 'checks', resource: 'canaries' },
   { name: 'check_statuses', resource: 'canaries' },
