@@ -3,9 +3,10 @@
 // triggers) register here. An event is claimed with FOR UPDATE SKIP LOCKED and handed to every
 // consumer that accepts its name inside ONE transaction, then deleted: replicas never handle an event
 // twice, and a consumer's work (rows it inserts) commits together with the event's removal. A consumer
-// that throws rolls the whole event back; the row keeps attempts, error and last_attempt and is tried
-// again after a backoff until MAX_ATTEMPTS, after which it stays failed for Settings → Event Queue,
-// where an admin retries or discards it. Consumers only write rows here: network I/O (sending a
+// that throws rolls the whole event back; the row keeps attempts, error ("<consumer>: <message>"),
+// last_attempt and first_failure and is tried again after a backoff until MAX_ATTEMPTS, after which it
+// stays failed for Settings → Event Queue (the view event_queue_summary, 0018: pending = never failed,
+// failed = last attempt failed), where an admin retries (back to pending) or discards it. Consumers only write rows here: network I/O (sending a
 // message, running an action) happens later, from the rows they wrote, under leases of their own.
 import type { Database, Queryable } from '../db/database.js';
 
@@ -59,7 +60,9 @@ export class EventRouter {
     this.consumers.push(consumer);
   }
 
+  /** Polls the queue in the background until stop(); a second start() while running does nothing. */
   start(): void {
+    if (!this.stopped) return;
     this.stopped = false;
     this.stopping = false;
     this.schedule(0);
@@ -82,7 +85,7 @@ export class EventRouter {
     this.timer.unref();
   }
 
-  /** Handles due events until none are left (or `max` were handled); returns how many were handled. */
+  /** Handles due events until none are left (or `max` were claimed); returns how many were claimed. */
   async drain(max = Number.POSITIVE_INFINITY): Promise<number> {
     let handled = 0;
     while (handled < max && !this.stopping) {
@@ -95,50 +98,95 @@ export class EventRouter {
 
   /**
    * Claims up to batchSize due events and handles each under a savepoint, so one failing event does
-   * not undo the others of its batch. Returns the number of events claimed.
+   * not undo the others of its batch. Returns the number of events claimed (handled or failed).
+   *
+   * An event no consumer accepts is deleted too (nobody wants it); with no consumer registered at
+   * all nothing is claimed, so events wait for a process that has them.
    */
   async processBatch(): Promise<number> {
     if (!this.consumers.length) return 0;
-    const failures: { id: string; error: string }[] = [];
-    const claimed = await this.db.transaction(async (tx) => {
-      const { rows } = await tx.query<QueuedEvent>(
-        `SELECT id, name, properties, attempts, created_at FROM event_queue
-         WHERE attempts < $2 AND (not_before IS NULL OR not_before <= now())
-         ORDER BY priority DESC, created_at
-         LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [this.batchSize, MAX_ATTEMPTS],
-      );
-      for (const event of rows) {
-        event.properties ??= {};
-        await tx.query('SAVEPOINT event');
-        try {
-          for (const consumer of this.consumers) if (consumer.accepts(event.name)) await consumer.handle(tx, event);
-          await tx.query('RELEASE SAVEPOINT event');
-          await tx.query('DELETE FROM event_queue WHERE id = $1', [event.id]);
-        } catch (e) {
-          await tx.query('ROLLBACK TO SAVEPOINT event');
-          failures.push({ id: event.id, error: e instanceof Error ? e.message : String(e) });
-        }
-      }
-      for (const f of failures) {
-        await tx.query(
-          `UPDATE event_queue SET attempts = attempts + 1, error = $2, last_attempt = now(),
-             not_before = now() + make_interval(secs => $3::double precision / 1000)
-           WHERE id = $1`,
-          [f.id, f.error.slice(0, 2000), retryDelayMs(rows.find((r) => r.id === f.id)!.attempts + 1)],
+    const failures: Failure[] = [];
+    // The event being handled, should the transaction itself break (a lost connection, an error
+    // the savepoint cannot undo): its failure is then recorded on its own, so that one poisonous
+    // event cannot stall the queue by failing its batch over and over without counting attempts.
+    let current: QueuedEvent | undefined;
+    try {
+      return await this.db.transaction(async (tx) => {
+        // MAX_ATTEMPTS is written into the statement (not a parameter) so that PostgreSQL uses the
+        // partial index event_queue_claim_idx (0018).
+        const { rows } = await tx.query<QueuedEvent>(
+          `SELECT id, name, properties, attempts, created_at FROM event_queue
+           WHERE attempts < ${MAX_ATTEMPTS} AND (not_before IS NULL OR not_before <= now())
+           ORDER BY priority DESC, created_at
+           LIMIT $1 FOR UPDATE SKIP LOCKED`,
+          [this.batchSize],
         );
-      }
-      return rows.length;
-    });
-    for (const f of failures) console.error(`event queue: event ${f.id} failed: ${f.error}`);
-    return claimed;
+        for (const event of rows) {
+          current = event;
+          event.properties ??= {};
+          // Both drivers return timestamps as text (db/database.ts); consumers get the Date promised.
+          event.created_at = new Date(event.created_at);
+          const error = await this.handleOne(tx, event);
+          if (error === null) await tx.query('DELETE FROM event_queue WHERE id = $1', [event.id]);
+          else failures.push({ id: event.id, attempts: event.attempts, error });
+        }
+        current = undefined;
+        for (const f of failures) await recordFailure(tx, f);
+        return rows.length;
+      });
+    } catch (e) {
+      failures.length = 0;
+      if (!current) throw e;
+      const failure = { id: current.id, attempts: current.attempts, error: `event queue: ${messageOf(e)}` };
+      failures.push(failure);
+      await recordFailure(this.db, failure);
+      return 1;
+    } finally {
+      for (const f of failures) console.error(`event queue: event ${f.id} failed: ${f.error}`);
+    }
   }
+
+  /** Runs every consumer that accepts the event under a savepoint; returns the error text, or null. */
+  private async handleOne(tx: Queryable, event: QueuedEvent): Promise<string | null> {
+    await tx.query('SAVEPOINT event');
+    let consumer: EventConsumer | undefined;
+    try {
+      for (consumer of this.consumers) if (consumer.accepts(event.name)) await consumer.handle(tx, event);
+      await tx.query('RELEASE SAVEPOINT event');
+      return null;
+    } catch (e) {
+      await tx.query('ROLLBACK TO SAVEPOINT event');
+      // Prefixed with the consumer, so Settings → Event Queue says whose handling failed.
+      return consumer ? `${consumer.name}: ${messageOf(e)}` : messageOf(e);
+    }
+  }
+}
+
+interface Failure {
+  id: string;
+  /** Attempts before this one. */
+  attempts: number;
+  error: string;
+}
+
+const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e)) || 'failed';
+
+/** One more attempt, its error, and the time of the next (backoff); the first failure's time is kept. */
+async function recordFailure(db: Queryable, f: Failure): Promise<void> {
+  await db.query(
+    `UPDATE event_queue SET attempts = attempts + 1, error = $2, last_attempt = now(),
+       first_failure = coalesce(first_failure, now()),
+       not_before = now() + make_interval(secs => $3::double precision / 1000)
+     WHERE id = $1`,
+    [f.id, f.error.slice(0, 2000), retryDelayMs(f.attempts + 1)],
+  );
 }
 
 /** Puts failed events of one name back in the queue (attempts reset); returns how many. */
 export async function retryFailedEvents(db: Queryable, name: string): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
-    `WITH r AS (UPDATE event_queue SET attempts = 0, error = NULL, not_before = NULL, last_attempt = NULL
+    `WITH r AS (UPDATE event_queue SET attempts = 0, error = NULL, not_before = NULL, last_attempt = NULL,
+                  first_failure = NULL
                 WHERE name = $1 AND error IS NOT NULL RETURNING 1)
      SELECT count(*)::int AS n FROM r`,
     [name],
