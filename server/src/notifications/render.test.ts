@@ -1,6 +1,5 @@
 // Rendering a notification: defaults per event kind, the rule's templates, groups, resolve state.
 import { describe, expect, it } from 'vitest';
-import { markdownToHtml } from './markdown.js';
 import { messageState, renderMessage, type RenderRow, type RenderRule } from './render.js';
 
 const rule = (over: Partial<RenderRule> = {}): RenderRule => ({
@@ -19,7 +18,7 @@ const checkRow = (name = 'api-health', over: Partial<RenderRow> = {}): RenderRow
   resource: { name, status: 'unhealthy' },
   dedup_key: 'r1:00000000-0000-4000-8000-000000000001',
   body_payload: {
-    check: { name, type: 'http', labels: { team: 'payments' } },
+    check: { name, type: 'http', description: '<script>x</script>', labels: { team: 'payments' } },
     canary: { name: 'prod', namespace: 'default' },
     event: { name: 'check.failed', properties: { error: 'connection refused' } },
     permalink: 'https://opsdeck.test/health?checkId=1',
@@ -37,6 +36,7 @@ describe('renderMessage', () => {
     expect(m.body).toContain('[View check in Opsdeck](https://opsdeck.test/health?checkId=1)');
     expect(m.html).toContain('<strong>Error:</strong> connection refused');
     expect(m.html).toContain('<a href="https://opsdeck.test/health?checkId=1">');
+    expect(m.html).not.toContain('<script');
     expect(m.state).toBe('firing');
     expect(m.severity).toBe('error');
     expect(m.dedupKey).toBe('r1:00000000-0000-4000-8000-000000000001');
@@ -64,11 +64,5 @@ describe('renderMessage', () => {
     expect(messageState('check.passed', ['check.passed'])).toBe('firing');
     expect(messageState('component.healthy', ['component.unhealthy', 'component.healthy'])).toBe('resolved');
     expect(messageState('check.failed', ['check.failed', 'check.passed'])).toBe('firing');
-  });
-});
-
-describe('markdownToHtml', () => {
-  it('escapes markup in text', () => {
-    expect(markdownToHtml('**x** <script>')).toBe('<p><strong>x</strong> &lt;script&gt;</p>');
   });
 });

@@ -3,7 +3,7 @@
 // names every member. Pure: no database, no clock. Markdown body, HTML for email, the firing/resolved
 // state and the dedup key PagerDuty and Opsgenie use to close what they opened.
 import { renderTemplate } from '../expr/index.js';
-import { htmlDocument } from './markdown.js';
+import { escapeHtml, markdownToHtml } from './senders/markdown.js';
 import type { NotificationMessage } from './senders/sender.js';
 
 /** The template environment the consumer stores in body_payload (see README.md). */
@@ -168,6 +168,18 @@ function groupList(members: { name: string; status?: string }[]): string {
   return [
     `**Grouped with this notification (${members.length}):**`,
     ...members.map((m) => `- ${m.name}${m.status ? ` — ${m.status}` : ''}`),
+  ].join('\n');
+}
+
+/** A whole HTML mail: the title as heading, the body below, plain styling mail clients keep. */
+export function htmlDocument(title: string, markdownBody: string): string {
+  const t = escapeHtml(title);
+  return [
+    `<!doctype html><html><head><meta charset="utf-8"><title>${t}</title></head>`,
+    '<body style="font-family: -apple-system, Segoe UI, Helvetica, Arial, sans-serif; font-size: 14px; color: #1f2328;">',
+    `<h2 style="font-size: 18px; margin: 0 0 12px;">${t}</h2>`,
+    markdownToHtml(markdownBody),
+    '</body></html>',
   ].join('\n');
 }
 
