@@ -59,3 +59,11 @@ export function displayRole(roles: readonly string[] | null | undefined): 'admin
 export function canRunChecks(roles: readonly string[] | null | undefined): boolean {
   return effectiveRoles(roles).some((r) => r === 'admin' || r === 'editor' || r === 'responder' || r === 'commander');
 }
+
+/**
+ * Retry or discard the failed events of Settings → Event Queue: admins only. No resource of the
+ * matrix fits (editors write `database`), so it is a role rule, shared by the server and the page.
+ */
+export function canManageEventQueue(roles: readonly string[] | null | undefined): boolean {
+  return effectiveRoles(roles).includes('admin');
+}

@@ -9,6 +9,7 @@ import { scrapers } from '../catalog/scrapers/index.js';
 import { healthRoutes } from '../health/api.js';
 import { incidentRoutes } from '../incidents/api.js';
 import { setActor } from '../incidents/service.js';
+import { eventQueueRoutes } from '../jobs/eventQueueApi.js';
 import { checkers } from '../health/checkers/index.js';
 import { playbookRoutes } from '../playbooks/api.js';
 import { ApiError } from '../rest/errors.js';
@@ -54,6 +55,7 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
   app.route('/api/resources', resourceSearchRoutes({ db: ctx.db, identity }));
   app.route('/api/snapshot', snapshotRoutes({ db: ctx.db, identity }));
   app.route('/api/playbook', playbookRoutes({ db: ctx.db, identity }));
+  app.route('/api/event-queue', eventQueueRoutes({ db: ctx.db }));
 
   app.route(
     '/api/db',

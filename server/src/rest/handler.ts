@@ -61,6 +61,8 @@ export function restRoutes<E extends Env = Env>(ctx: AppContext, hooks: RestHook
       await hooks.authorize?.(c, plan.access);
       const res = await execute(ctx, plan, method, req.prefer.tx === 'rollback', (tx) => hooks.beforeWrite?.(tx, c));
       if (plan.kind === 'insert' || plan.kind === 'update' || plan.kind === 'delete') hooks.afterWrite?.(plan.relation);
+      if (plan.kind === 'read' && ctx.registry.relations.get(req.target.name)?.noStore)
+        res.headers['cache-control'] = 'no-store';
       return send(res);
     } catch (e) {
       return send(errorResponse(e, c));

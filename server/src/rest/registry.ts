@@ -11,6 +11,8 @@ export interface ExposedRelation {
   secretColumns?: readonly string[];
   /** Only the server writes it (a changelog, rows an engine maintains): every write is refused with 405. */
   readOnly?: boolean;
+  /** Reads answer with `Cache-Control: no-store`: a status that must never be shown from a cache. */
+  noStore?: boolean;
 }
 
 export interface ExposedFunction {
@@ -36,8 +38,10 @@ const relations: ExposedRelation[] = [
   { name: 'job_history', resource: 'database' },
   { name: 'job_history_names', resource: 'database' },
   { name: 'job_histories', resource: 'database' },
-  { name: 'event_queue', resource: 'database' },
-  { name: 'event_queue_summary', resource: 'database' },
+  // Changing queued events is an admin's (Retry/Discard, /api/event-queue; canManageEventQueue), so a
+  // raw write needs the admin-only rbac resource; the status is never served from a cache.
+  { name: 'event_queue', resource: 'database', writeResource: 'rbac' },
+  { name: 'event_queue_summary', resource: 'database', readOnly: true, noStore: true },
   { name: 'connections', resource: 'connections', secretColumns: ['password', 'certificate'] },
   // Notifications (0017): rules and silences are written by editors; send history only by the engine.
   { name: 'notifications', resource: 'notifications' },
