@@ -261,8 +261,7 @@ export const ROUTES: AppRoute[] = [
   {
     path: '/settings/connections',
     title: 'Connections',
-    load: placeholder,
-    props: { area: 'connections' },
+    load: () => import('../features/settings/connections/ConnectionsPage'),
     access: { resource: 'connections', feature: 'settings.connections' },
     layout: 'shell',
     nav: { group: 'settings', label: 'Connections', icon: Cable },

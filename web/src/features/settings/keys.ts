@@ -6,6 +6,9 @@ export const settingsKeys = {
   featureFlags: () => [...settingsKeys.all, 'feature-flags'] as const,
   featureFlagList: (page: { pageIndex: number; pageSize: number; sortBy?: string; sortOrder: string }) =>
     [...settingsKeys.featureFlags(), 'list', page] as const,
+  connections: () => [...settingsKeys.all, 'connections'] as const,
+  connectionList: (page: { pageIndex: number; pageSize: number; sortBy?: string; sortOrder: string }) =>
+    [...settingsKeys.connections(), 'list', page] as const,
   jobs: () => [...settingsKeys.all, 'jobs'] as const,
   jobList: (filters: Record<string, unknown>) => [...settingsKeys.jobs(), 'list', filters] as const,
   jobNames: () => [...settingsKeys.jobs(), 'names'] as const,
