@@ -244,16 +244,14 @@ export const ROUTES: AppRoute[] = [
   {
     path: '/settings',
     title: 'Event Queue',
-    load: placeholder,
-    props: { area: 'event-queue' },
+    load: () => import('../features/settings/event-queue/EventQueuePage'),
     access: { resource: 'database', feature: 'settings.event_queue_status' },
     layout: 'shell',
   },
   {
     path: '/settings/event-queue-status',
     title: 'Event Queue',
-    load: placeholder,
-    props: { area: 'event-queue' },
+    load: () => import('../features/settings/event-queue/EventQueuePage'),
     access: { resource: 'database', feature: 'settings.event_queue_status' },
     layout: 'shell',
     nav: { group: 'settings', label: 'Event Queue', icon: ScrollText },
