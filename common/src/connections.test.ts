@@ -108,7 +108,10 @@ describe('validateConnection', () => {
   it('takes secret references written as secret:// or configmap:// only', () => {
     expect(validateConnection({ ...pg, password: 'secret://db-creds/password' })).toEqual([]);
     expect(validateConnection({ ...pg, password: 'secret://db-creds' })).toEqual([
-      { field: 'password', message: 'Password: a reference is written secret://<name>/<key> or configmap://<name>/<key>' },
+      {
+        field: 'password',
+        message: 'Password: a reference is written secret://<name>/<key> or configmap://<name>/<key>',
+      },
     ]);
     expect(isSecretRef('configmap://cm/key')).toBe(true);
     expect(isSecretRef('secret://a/b/c')).toBe(false);
@@ -122,7 +125,9 @@ describe('validateConnection', () => {
       { field: 'url', message: 'URL must be a URL such as https://host:port (got "nope")' },
     ]);
     expect(validateConnection({ type: 'postgres', username: 'x' }, { partial: true })).toEqual([]);
-    expect(validateConnection({ name: '' }, { partial: true })).toEqual([{ field: 'name', message: 'name is required' }]);
+    expect(validateConnection({ name: '' }, { partial: true })).toEqual([
+      { field: 'name', message: 'name is required' },
+    ]);
     expect(validateConnection({ namespace: null }, { partial: true })).toEqual([
       { field: 'namespace', message: 'namespace is required' },
     ]);
@@ -163,7 +168,9 @@ describe('withConnectionDefaults', () => {
   });
 
   it('points ntfy at the public host unless told otherwise', () => {
-    expect(withConnectionDefaults({ name: 'n', type: 'ntfy', properties: { topic: 'ops' } }).url).toBe('https://ntfy.sh');
+    expect(withConnectionDefaults({ name: 'n', type: 'ntfy', properties: { topic: 'ops' } }).url).toBe(
+      'https://ntfy.sh',
+    );
     expect(validateConnection({ name: 'n', type: 'ntfy', properties: { topic: 'ops' } })).toEqual([]);
   });
 

@@ -47,4 +47,11 @@ describe('secrets at rest', () => {
     expect(many[1].password).toBe('');
     expect(sealBody('not json', ['password'], box)).toBe('not json');
   });
+
+  it('stores secret and config map references as written', () => {
+    const body = '{"password":"secret://db-creds/password","certificate":"configmap://ca/ca.crt"}';
+    expect(sealBody(body, ['password', 'certificate'], box)).toBe(body);
+    const almost = JSON.parse(sealBody('{"password":"secret://no-key"}', ['password'], box));
+    expect(isSealed(almost.password)).toBe(true);
+  });
 });

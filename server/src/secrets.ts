@@ -7,6 +7,7 @@
 // value names its key (the first bytes of the key's hash), so a process that opened databases with
 // different keys (tests) opens each value with the right one.
 import crypto from 'node:crypto';
+import { isSecretRef } from '@opsdeck/common';
 
 const PREFIX = 'enc:v1:';
 const keys = new Map<string, Buffer>();
@@ -64,7 +65,9 @@ export function openSecret(stored: string | null): string | null {
 
 /**
  * Seals the given columns of a JSON write body (an object or an array of objects); anything else
- * (invalid JSON, other shapes) is returned unchanged for the REST layer to refuse as usual.
+ * (invalid JSON, other shapes) is returned unchanged for the REST layer to refuse as usual. A
+ * reference (`secret://name/key`, `configmap://name/key`) is an address, not a secret: it is stored
+ * as written so the console can show it (connections.password_ref).
  */
 export function sealBody(body: string, columns: readonly string[], box: SecretBox): string {
   let parsed: unknown;
@@ -80,7 +83,7 @@ export function sealBody(body: string, columns: readonly string[], box: SecretBo
     const r = row as Record<string, unknown>;
     for (const col of columns) {
       const v = r[col];
-      if (typeof v === 'string' && v !== '' && !isSealed(v)) {
+      if (typeof v === 'string' && v !== '' && !isSealed(v) && !isSecretRef(v)) {
         r[col] = box.seal(v);
         changed = true;
       }

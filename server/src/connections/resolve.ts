@@ -3,11 +3,11 @@
 // resolving them into one target with `$(username)` / `$(password)` substituted.
 import { z } from 'zod';
 import type { Queryable } from '../db/database.js';
-import { openSecret } from '../secrets.js';
 import { envValueSchema, type EnvValue } from './envValue.js';
 import { SpecError } from './errors.js';
+import { openConnection, type StoredConnection } from './references.js';
 
-/** A stored connection (the `connections` table), secrets decrypted. */
+/** A stored connection (the `connections` table), secrets decrypted and references read. */
 export interface ResolvedConnection {
   name: string;
   type: string;
@@ -33,33 +33,14 @@ export function connectionResolver(db: Queryable): (ref: string) => Promise<Reso
     const m = /^connection:\/\/(?:([^/]+)\/)?(.+)$/.exec(ref);
     const type = m?.[1] ?? null;
     const name = m?.[2] ?? ref;
-    const { rows } = await db.query<{
-      name: string;
-      type: string;
-      url: string | null;
-      username: string | null;
-      password: string | null;
-      certificate: string | null;
-      insecure_tls: boolean;
-      properties: Record<string, string> | null;
-    }>(
-      `SELECT name, type, url, username, password, certificate, insecure_tls, properties FROM connections
+    const { rows } = await db.query<StoredConnection>(
+      `SELECT name, namespace, type, url, username, password, certificate, insecure_tls, properties FROM connections
        WHERE name = $1 AND ($2::text IS NULL OR lower(type) = lower($2)) AND deleted_at IS NULL ORDER BY created_at LIMIT 1`,
       [name, type],
     );
+    // Secrets decrypted; secret:// and configmap:// references read from Kubernetes (references.ts).
     const c = rows[0];
-    return (
-      c && {
-        name: c.name,
-        type: c.type,
-        url: c.url,
-        username: c.username,
-        password: openSecret(c.password),
-        certificate: openSecret(c.certificate),
-        insecureTls: c.insecure_tls,
-        properties: c.properties ?? {},
-      }
-    );
+    return c && openConnection(c);
   };
 }
 
