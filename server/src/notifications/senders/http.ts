@@ -224,6 +224,9 @@ export function describeAnswer(text: string, json: unknown): string {
       const v = o[key];
       if (typeof v === 'string' && v && !parts.includes(v)) parts.push(v);
     }
+    // Google APIs: {error: {code, message, status}}.
+    const nested = o.error as Record<string, unknown> | undefined;
+    if (nested && typeof nested === 'object' && typeof nested.message === 'string') parts.push(nested.message);
     if (Array.isArray(o.errors)) parts.push(...o.errors.filter((e): e is string => typeof e === 'string'));
     else if (o.errors && typeof o.errors === 'object') parts.push(JSON.stringify(o.errors).slice(0, 300));
   }

@@ -251,7 +251,9 @@ function render(blocks: Block[], m: Markup): string {
 }
 
 function plain(nodes: Inline[]): string {
-  return nodes.map((n) => (n.kind === 'text' || n.kind === 'code' ? n.text : n.kind === 'break' ? ' ' : plain(n.children))).join('');
+  return nodes
+    .map((n) => (n.kind === 'text' || n.kind === 'code' ? n.text : n.kind === 'break' ? ' ' : plain(n.children)))
+    .join('');
 }
 
 const indent = (depth: number) => '  '.repeat(depth);
@@ -312,12 +314,18 @@ function htmlBlocks(blocks: Block[]): string {
 
 /** Slack mrkdwn (https://api.slack.com/reference/surfaces/formatting): & < > escaped, <url|text> links. */
 export function markdownToSlack(src: string): string {
-  return render(parseMarkdown(src), chatMarkup((s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')));
+  return render(
+    parseMarkdown(src),
+    chatMarkup((s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')),
+  );
 }
 
 /** Google Chat text messages: Slack-like *bold* _italic_ ~strike~ and <url|text>, text not escaped. */
 export function markdownToGoogleChat(src: string): string {
-  return render(parseMarkdown(src), chatMarkup((s) => s));
+  return render(
+    parseMarkdown(src),
+    chatMarkup((s) => s),
+  );
 }
 
 function chatMarkup(text: (s: string) => string): Markup {
