@@ -128,6 +128,39 @@ const catalogRoutes: AppRoute[] = [
   })),
 ];
 
+// Notifications (spec/3 §2): send history, rules, silences; the header's bell opens the first.
+const notificationsAccess: AccessRequirement = { resource: 'notifications', feature: 'settings.notifications' };
+const notificationRoutes: AppRoute[] = [
+  {
+    path: '/notifications',
+    title: 'Notifications',
+    load: () => import('../features/notifications/history/SendHistoryPage'),
+    access: notificationsAccess,
+    layout: 'shell',
+  },
+  {
+    path: '/notifications/rules',
+    title: 'Notifications',
+    load: () => import('../features/notifications/rules/RulesPage'),
+    access: notificationsAccess,
+    layout: 'shell',
+  },
+  {
+    path: '/notifications/silences',
+    title: 'Notifications',
+    load: () => import('../features/notifications/silences/SilencesPage'),
+    access: notificationsAccess,
+    layout: 'shell',
+  },
+  {
+    path: '/notifications/silences/add',
+    title: 'Add Silence',
+    load: () => import('../features/notifications/silences/AddSilencePage'),
+    access: notificationsAccess,
+    layout: 'shell',
+  },
+];
+
 export const ROUTES: AppRoute[] = [
   // Main areas (the sidebar, in its order). Their pages arrive with later issues.
   {
@@ -223,14 +256,7 @@ export const ROUTES: AppRoute[] = [
     access: { resource: 'playbooks', feature: 'playbooks' },
     layout: 'shell',
   },
-  {
-    path: '/notifications',
-    title: 'Notifications',
-    load: placeholder,
-    props: { area: 'notifications' },
-    access: { resource: 'notifications', feature: 'settings.notifications' },
-    layout: 'shell',
-  },
+  ...notificationRoutes,
   {
     path: '/agents',
     title: 'Agents',

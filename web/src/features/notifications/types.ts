@@ -85,6 +85,7 @@ export interface NotificationRuleRow {
   created_by: string | null;
   created_at: string;
   updated_at: string;
+  deleted_at?: string | null;
   // From notifications_summary.
   person?: PersonRef | null;
   team?: TeamRef | null;
@@ -113,6 +114,7 @@ export interface SilenceRow {
   created_by: string | null;
   created_at: string;
   updated_at: string;
+  deleted_at?: string | null;
   // From notification_silences_summary.
   check_name?: string | null;
   canary_name?: string | null;
