@@ -22,7 +22,14 @@ import {
   type PendingRow,
   type Rule,
 } from './deliveryStore.js';
-import { fallbackDelayMs, fallbackRecipients, resolveTarget, ruleProperties, type Channels } from './deliveryTargets.js';
+import {
+  fallbackDelayMs,
+  fallbackRecipients,
+  fallbackTo,
+  resolveTarget,
+  ruleProperties,
+  type Channels,
+} from './deliveryTargets.js';
 import { renderMessage, resourceName } from './render.js';
 import { pruneSendHistory } from './retention.js';
 import { SenderError, type NotificationMessage, type SendContext } from './senders/sender.js';
@@ -272,10 +279,9 @@ export class NotificationDelivery {
   ): Promise<Outcome> {
     const retryable = !(e instanceof SenderError) || e.retryable;
     const attempts = row.attempts + 1;
-    const retryInMs =
-      retryable && attempts < this.o.maxAttempts ? this.o.retryBaseMs * 2 ** (attempts - 1) : undefined;
+    const retryInMs = retryable && attempts < this.o.maxAttempts ? this.o.retryBaseMs * 2 ** (attempts - 1) : undefined;
     const fallback =
-      retryInMs === undefined && rule.fallback?.to && !row.body_payload?.fallback
+      retryInMs === undefined && fallbackTo(rule) && !row.body_payload?.fallback
         ? await fallbackRecipients(this.db, rule)
         : [];
     const outcome = await this.db.transaction(async (tx) => {

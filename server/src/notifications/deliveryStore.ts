@@ -38,7 +38,8 @@ export interface Rule {
   properties: Record<string, string> | null;
   custom_services: { connection?: string; url?: string; properties?: Record<string, string> }[] | null;
   wait_for: number | null;
-  fallback: { to?: Record<string, unknown>; delay?: number | string } | null;
+  /** `{to: {...recipient}, delay}` or mission-control's inline `{email: ..., delay}`; delay in ns. */
+  fallback: Record<string, unknown> | null;
   deleted_at: string | null;
 }
 

@@ -6,7 +6,13 @@ import { parseDurationNs } from '@opsdeck/common/notifications';
 import type { Queryable } from '../db/database.js';
 import { connectionResolver, sanitizeUrl, type ResolvedConnection } from '../connections/resolve.js';
 import type { FallbackRecipient, PendingRow, Rule } from './deliveryStore.js';
-import { SenderError, type NotificationMessage, type SendContext, type Sender, type SendResult } from './senders/sender.js';
+import {
+  SenderError,
+  type NotificationMessage,
+  type SendContext,
+  type Sender,
+  type SendResult,
+} from './senders/sender.js';
 
 /** The channels delivery uses (senders/index.ts in production; tests may pass their own). */
 export interface Channels {
@@ -127,9 +133,7 @@ export async function resolveTarget(db: Queryable, row: PendingRow, channels: Ch
 /** The rule's own channel options (`properties`, and the `to.properties` the rule gave this destination). */
 export function ruleProperties(rule: Rule, row: PendingRow): Record<string, string> {
   const to = recipientOf(row);
-  const service = (rule.custom_services ?? []).find(
-    (s) => to && (s.connection === to.value || s.url === to.value),
-  );
+  const service = (rule.custom_services ?? []).find((s) => to && (s.connection === to.value || s.url === to.value));
   return { ...(rule.properties ?? {}), ...(service?.properties ?? {}) };
 }
 
@@ -141,9 +145,19 @@ export function fallbackDelayMs(rule: Rule): number {
   return 0;
 }
 
+/** The fallback recipient: under `to`, or inline next to `delay` as mission-control writes it. */
+export function fallbackTo(rule: Rule): Record<string, unknown> | undefined {
+  const f = rule.fallback as Record<string, unknown> | null;
+  if (!f) return undefined;
+  const to = (f.to as Record<string, unknown> | undefined) ?? f;
+  return ['person', 'team', 'email', 'connection', 'url'].some((k) => typeof to[k] === 'string' && to[k])
+    ? to
+    : undefined;
+}
+
 /** The rule's fallback recipient as rows to insert: a team becomes one row per member with an email. */
 export async function fallbackRecipients(db: Queryable, rule: Rule): Promise<FallbackRecipient[]> {
-  const to = rule.fallback?.to as Record<string, unknown> | undefined;
+  const to = fallbackTo(rule);
   const text = (k: string) => (typeof to?.[k] === 'string' && to[k] ? (to[k] as string) : undefined);
   if (!to) return [];
   const email = text('email');
