@@ -20,6 +20,7 @@ import { CatalogEngine } from './catalog/engine.js';
 import { seedCatalogDemo, startDemoRotator } from './catalog/demo.js';
 import { scrapers } from './catalog/scrapers/index.js';
 import { registry as defaultRegistry, type ExposureRegistry } from './rest/registry.js';
+import { NotificationConsumer } from './notifications/consumer.js';
 import { SecretBox } from './secrets.js';
 import { VERSION } from './version.js';
 
@@ -100,6 +101,7 @@ export async function createContext(options: StartOptions = {}): Promise<AppCont
         ctx.schema = await introspect(db);
       },
     };
+    ctx.events.register(new NotificationConsumer({ publicUrl: config.publicUrl }));
     return ctx;
   } catch (e) {
     if (!database) await db.close().catch(() => undefined);

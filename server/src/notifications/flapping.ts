@@ -1,0 +1,80 @@
+// Flap damping (Opsdeck): a resource whose state changes more than `flaps` times within `window`
+// (rule spec `flapping`, default 5 in 10m) gets one "flapping" message; further changes are held
+// (`cancelled`, reason flapping) until it has been calm for the window, and then one "settled" message
+// goes out. State changes are counted per resource (notification_resource_flips), notices per rule.
+import type { Queryable } from '../db/database.js';
+import type { EventResource } from './context.js';
+import type { Rule } from './rules.js';
+
+/** Changes older than this are forgotten (longer than any sensible flap window). */
+const KEEP_MS = 24 * 60 * 60_000;
+const KEEP_COUNT = 200;
+
+export type FlapDecision =
+  | { kind: 'none' }
+  | { kind: 'flapping'; changes: number }
+  | { kind: 'held'; changes: number; since: Date }
+  | { kind: 'settled'; since: Date };
+
+/** Whether an event announces a state change of its resource (the ones flap damping counts). */
+export function isStateChange(eventName: string): boolean {
+  return /^(check\.(passed|failed)|component\.\w+|config\.(healthy|unhealthy|warning|unknown))$/.test(eventName);
+}
+
+/** Records this event's state change; returns the resource's recent change times, oldest first. */
+export async function recordChange(tx: Queryable, r: EventResource, eventName: string, at: Date): Promise<Date[]> {
+  const state = eventName.split('.').slice(1).join('.');
+  const { rows } = await tx.query<{ changes: Date[] }>(
+    `INSERT INTO notification_resource_flips AS f (resource_id, changes, last_state, updated_at)
+     VALUES ($1, ARRAY[$2::timestamptz], $3, now())
+     ON CONFLICT (resource_id) DO UPDATE SET
+       changes = CASE WHEN f.last_state IS NOT DISTINCT FROM EXCLUDED.last_state THEN f.changes
+                 ELSE (SELECT coalesce(array_agg(t ORDER BY t), '{}') FROM (
+                         SELECT t FROM unnest(f.changes || EXCLUDED.changes) AS t
+                         WHERE t > $2::timestamptz - make_interval(secs => $4::double precision / 1000)
+                         ORDER BY t DESC LIMIT $5) k) END,
+       last_state = EXCLUDED.last_state, updated_at = now()
+     RETURNING changes`,
+    [r.id, at, state, KEEP_MS, KEEP_COUNT],
+  );
+  return (rows[0]?.changes ?? []).map((d) => new Date(d));
+}
+
+/** What flap damping says about this event for this rule (and records the notice it starts or ends). */
+export async function flapDecision(
+  tx: Queryable,
+  rule: Rule,
+  r: EventResource,
+  changes: Date[],
+  at: Date,
+): Promise<FlapDecision> {
+  const { flaps, windowMs } = rule.flapping;
+  const from = at.getTime() - windowMs;
+  const recent = changes.filter((d) => d.getTime() > from).length;
+  const { rows } = await tx.query<{ since: Date }>(
+    'SELECT since FROM notification_flap_notices WHERE notification_id = $1 AND resource_id = $2 FOR UPDATE',
+    [rule.id, r.id],
+  );
+  const notice = rows[0];
+  if (notice) {
+    // Calm for the whole window before this change: it settled.
+    const previous = changes.filter((d) => d.getTime() < at.getTime()).pop();
+    if (!previous || previous.getTime() <= from) {
+      await tx.query('DELETE FROM notification_flap_notices WHERE notification_id = $1 AND resource_id = $2', [
+        rule.id,
+        r.id,
+      ]);
+      return { kind: 'settled', since: new Date(notice.since) };
+    }
+    return { kind: 'held', changes: recent, since: new Date(notice.since) };
+  }
+  if (recent > flaps) {
+    await tx.query(
+      `INSERT INTO notification_flap_notices (notification_id, resource_id, since) VALUES ($1, $2, $3)
+       ON CONFLICT DO NOTHING`,
+      [rule.id, r.id, at],
+    );
+    return { kind: 'flapping', changes: recent };
+  }
+  return { kind: 'none' };
+}

@@ -1,0 +1,85 @@
+// Which active NotificationSilence holds an event's resource. Active is read by time on every event
+// (deleted_at null, from <= now < until), so a silence that expires stops applying without a restart.
+// A silence names a check, canary, component or config (recursive: also their descendants, through
+// components.path / config_items.path and, for checks, the components they belong to), a namespace,
+// or a CEL filter over the event environment (ANDed with the resource when both are set).
+import type { Queryable } from '../db/database.js';
+import { evaluateCel } from '../expr/index.js';
+import type { EventResource } from './context.js';
+
+export interface Silence {
+  id: string;
+  description: string | null;
+  name: string | null;
+  until: Date;
+  filter: string | null;
+}
+
+/** "Silenced by "<description or name or id>" until <until>". */
+export function silenceReason(s: Silence): string {
+  const label = s.description?.trim() || s.name?.trim() || s.id;
+  return `Silenced by "${label}" until ${new Date(s.until).toISOString()}`;
+}
+
+/** The first active silence that holds this resource (oldest first), or undefined. */
+export async function findSilence(
+  tx: Queryable,
+  resource: EventResource | undefined,
+  env: Record<string, unknown>,
+): Promise<Silence | undefined> {
+  const r = resource;
+  // Components whose silence reaches this resource: its own (and, for a check, its components'),
+  // plus, for recursive silences, every ancestor of those.
+  const direct = r?.kind === 'component' ? [r.id] : (r?.componentIds ?? []);
+  let ancestors: string[] = r?.kind === 'component' ? r.ancestors : [];
+  if (r?.kind === 'check' && direct.length) {
+    const { rows } = await tx.query<{ path: string }>('SELECT path FROM components WHERE id = ANY($1::uuid[])', [
+      direct,
+    ]);
+    ancestors = rows.flatMap((row) => row.path.split('.').filter(Boolean));
+  }
+  const configAncestors = r?.kind === 'config' ? r.ancestors : [];
+  const { rows } = await tx.query<Silence & { has_resource: boolean }>(
+    `SELECT id, description, name, until, filter,
+            (check_id IS NOT NULL OR canary_id IS NOT NULL OR component_id IS NOT NULL OR config_id IS NOT NULL
+             OR coalesce(namespace, '') <> '') AS has_resource
+     FROM notification_silences
+     WHERE deleted_at IS NULL AND "from" <= now() AND until > now() AND (
+           (check_id IS NOT NULL AND check_id = $1::uuid)
+        OR (canary_id IS NOT NULL AND canary_id = $2::uuid)
+        OR (component_id IS NOT NULL AND component_id = ANY($3::uuid[]))
+        OR (component_id IS NOT NULL AND recursive AND component_id = ANY($4::uuid[]))
+        OR (config_id IS NOT NULL AND config_id = $5::uuid)
+        OR (config_id IS NOT NULL AND recursive AND config_id = ANY($6::uuid[]))
+        OR (check_id IS NULL AND canary_id IS NULL AND component_id IS NULL AND config_id IS NULL
+            AND coalesce(namespace, '') <> '' AND namespace = $7)
+        OR (check_id IS NULL AND canary_id IS NULL AND component_id IS NULL AND config_id IS NULL
+            AND coalesce(namespace, '') = '' AND coalesce(filter, '') <> ''))
+     ORDER BY created_at, id`,
+    [
+      r?.kind === 'check' ? r.id : null,
+      r?.canaryId ?? null,
+      direct,
+      ancestors,
+      r?.kind === 'config' ? r.id : null,
+      configAncestors,
+      r?.namespace ?? null,
+    ],
+  );
+  for (const s of rows) {
+    if (!s.filter?.trim()) {
+      if (s.has_resource) return s;
+      continue;
+    }
+    try {
+      if (evaluateCel(s.filter, env) === true) return s;
+    } catch (e) {
+      // A broken silence filter silences nothing; its error is shown on the silence.
+      await tx.query('UPDATE notification_silences SET error = $2 WHERE id = $1 AND error IS DISTINCT FROM $2', [
+        s.id,
+        (e as Error).message.slice(0, 2000),
+      ]);
+    }
+  }
+  return undefined;
+}
