@@ -25,6 +25,12 @@ describe.each(['light', 'dark'] as const)('screens (%s)', (scheme) => {
       await app.db.query(
         `INSERT INTO properties (name, value) VALUES ('logs.disable', 'false'), ('incidents.disable', 'false')`,
       );
+      await app.db.query(
+        `INSERT INTO connections (name, namespace, type, url, username, source) VALUES
+           ('orders-db', 'default', 'postgres', 'postgres://$(username):$(password)@db.internal:5432/orders', 'app', 'UI'),
+           ('alerts', 'monitoring', 'slack', NULL, NULL, 'UI'),
+           ('cluster-prom', 'monitoring', 'prometheus', 'http://prometheus.monitoring:9090', NULL, 'kubernetes/monitoring')`,
+      );
     }
     const page = await app.newPage({ colorScheme: scheme });
     await page.goto('/login');
@@ -70,6 +76,18 @@ describe.each(['light', 'dark'] as const)('screens (%s)', (scheme) => {
     await page.goto('/settings/feature-flags');
     await page.getByRole('cell', { name: 'logs.disable' }).waitFor();
     await shoot(page, `${scheme}-feature-flags`);
+
+    await page.goto('/settings/connections');
+    await page.getByRole('cell', { name: 'orders-db', exact: true }).waitFor();
+    await shoot(page, `${scheme}-connections`);
+    await page.getByRole('button', { name: 'Add Connection' }).click();
+    await page.getByRole('region', { name: 'Databases' }).waitFor();
+    await shoot(page, `${scheme}-connection-types`);
+    await page.getByRole('button', { name: 'Email (SMTP)' }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Host is required').waitFor();
+    await shoot(page, `${scheme}-connection-form`);
+    await page.keyboard.press('Escape');
 
     await page.goto('/settings/jobs');
     await page.getByTestId('page-label').waitFor();

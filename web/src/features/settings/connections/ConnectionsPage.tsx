@@ -61,14 +61,14 @@ export default function ConnectionsPage() {
     () => [
       column.accessor('name', {
         header: 'Name',
-        cell: (c) => <span className="font-medium">{c.getValue()}</span>,
+        cell: (c) => <span className="font-medium whitespace-nowrap">{c.getValue()}</span>,
       }),
       column.accessor('namespace', { header: 'Namespace', cell: (c) => muted(c.getValue()) }),
       column.accessor('type', { header: 'Type', cell: (c) => <ConnectionTypeLabel type={c.getValue()} /> }),
       column.accessor('url', {
         header: 'URL',
         cell: (c) => (
-          <span className="block max-w-[22rem] truncate font-mono text-[12.5px] text-muted" title={c.getValue() ?? ''}>
+          <span className="block max-w-[18rem] truncate font-mono text-[12.5px] text-muted" title={c.getValue() ?? ''}>
             {c.getValue()}
           </span>
         ),
