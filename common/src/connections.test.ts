@@ -105,6 +105,14 @@ describe('validateConnection', () => {
     });
   });
 
+  it('takes file:// and scp-like addresses for Git only where they make sense', () => {
+    const git = { name: 'repo', type: 'git' };
+    expect(validateConnection({ ...git, url: 'file:///srv/repo.git' })).toEqual([]);
+    expect(validateConnection({ ...git, url: 'git@github.com:team/repo.git' })).toEqual([]);
+    expect(validateConnection({ ...git, url: 'github.com' })[0]?.field).toBe('url');
+    expect(validateConnection({ ...pg, url: 'git@github.com:team/repo.git' })[0]?.field).toBe('url');
+  });
+
   it('takes secret references written as secret:// or configmap:// only', () => {
     expect(validateConnection({ ...pg, password: 'secret://db-creds/password' })).toEqual([]);
     expect(validateConnection({ ...pg, password: 'secret://db-creds' })).toEqual([

@@ -461,7 +461,8 @@ function checkUrl(value: string, label: string): string | undefined {
     candidate,
   );
   if (!m) return `${label} must be a URL such as https://host:port (got "${value}")`;
-  if (!m[2]) return `${label} has no host: "${value}"`;
+  // file:///path (a Git repository on the server's disk) is the one URL without a host.
+  if (!m[2] && m[1]!.toLowerCase() !== 'file') return `${label} has no host: "${value}"`;
   const port = m[3];
   if (port !== undefined && !(/^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535))
     return `${label} has an invalid port: "${port}" (1-65535)`;
@@ -514,7 +515,9 @@ export function validateConnection(row: ConnectionInput, opts: { partial?: boole
         errors.push({ field: name, message: `${field.label} is required` });
       continue;
     }
-    if (field.kind === 'url' && typeof value === 'string') {
+    // Git also takes the scp-like address ssh uses: git@host:team/repo.git.
+    const scpLike = def.type === 'git' && typeof value === 'string' && /^[\w.-]+@[\w.-]+:[^\s:][^\s]*$/.test(value);
+    if (field.kind === 'url' && typeof value === 'string' && !scpLike) {
       const problem = checkUrl(value, field.label);
       if (problem) errors.push({ field: name, message: problem });
     }

@@ -10,7 +10,8 @@ const USAGE = `Usage: opsdeck <command> [options]
 
 Commands:
   start               Start the server (same as npm start). Configuration comes from the environment.
-  apply -f <file>     Apply resources (Canary, ...) from a YAML or JSON file (- for standard input) to a
+  apply -f <file>     Apply resources (Canary, Topology, ScrapeConfig, Playbook, Notification,
+                      NotificationSilence, ...) from a YAML or JSON file (- for standard input) to a
                       running server: --server URL (or OPSDECK_URL, default http://localhost:8080) and
                       --token TOKEN (or OPSDECK_TOKEN), an access token of a user allowed to write them.
   migrate             Apply pending database migrations and exit.

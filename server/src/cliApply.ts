@@ -10,6 +10,8 @@ const ENDPOINTS: Record<string, string> = {
   ScrapeConfig: '/api/catalog',
   IncidentRule: '/api/incidents/rules',
   Playbook: '/api/playbook',
+  Notification: '/api/notification',
+  NotificationSilence: '/api/notification/silence',
 };
 
 interface ApiProblem {
@@ -54,7 +56,12 @@ export async function applyFile(file: string, server: string, token: string | un
     try {
       res = await fetch(new URL(endpoint, server), {
         method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/yaml' },
+        // Resources applied from a file stay read-only in the console (kinds that keep a source).
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/yaml',
+          'x-opsdeck-source': 'ConfigFile',
+        },
         body: source,
       });
     } catch (e) {

@@ -82,8 +82,8 @@ export async function readSecretRef(field: string, ref: string, namespace: strin
 }
 
 /** A stored secret column opened: decrypted, or read from where its reference points. */
-async function openField(field: string, stored: string | null, namespace: string): Promise<string | null> {
-  if (stored === null) return null;
+async function openField(field: string, stored: string | null | undefined, namespace: string): Promise<string | null> {
+  if (stored === null || stored === undefined || stored === '') return null;
   if (SECRET_REF.test(stored)) return readSecretRef(field, stored, namespace);
   return openSecret(stored);
 }

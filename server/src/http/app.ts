@@ -13,6 +13,8 @@ import { eventQueueRoutes } from '../jobs/eventQueueApi.js';
 import { checkers } from '../health/checkers/index.js';
 import { connectionRoutes } from '../connections/api.js';
 import { connectionWriteGuard } from '../connections/writeGuard.js';
+import { notificationRoutes } from '../notifications/api.js';
+import { notificationWriteGuards } from '../notifications/writeGuards.js';
 import { playbookRoutes } from '../playbooks/api.js';
 import { ApiError } from '../rest/errors.js';
 import { restRoutes } from '../rest/handler.js';
@@ -57,6 +59,7 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
   app.route('/api/resources', resourceSearchRoutes({ db: ctx.db, identity }));
   app.route('/api/snapshot', snapshotRoutes({ db: ctx.db, identity }));
   app.route('/api/playbook', playbookRoutes({ db: ctx.db, identity }));
+  app.route('/api/notification', notificationRoutes({ db: ctx.db, identity }));
   app.route('/api/connection', connectionRoutes({ db: ctx.db, identity }));
   app.route('/api/event-queue', eventQueueRoutes({ db: ctx.db }));
 
@@ -85,7 +88,7 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
       // The triggers of 0011 attribute rows and the incident changelog to the caller.
       beforeWrite: (tx, c) => setActor(tx, c.get('principal').id),
       // Rows of these relations are validated like the service endpoints' (rest/writeGuards.ts).
-      writeGuards: new Map<string, WriteGuard>([['connections', connectionWriteGuard]]),
+      writeGuards: new Map<string, WriteGuard>([['connections', connectionWriteGuard], ...notificationWriteGuards()]),
       afterWrite(relation) {
         if (relation === 'properties') identity.featuresChanged();
       },

@@ -16,13 +16,14 @@ export interface ResourceRoutes<Def extends StoredResource> {
   db: Database;
   identity: Identity;
   /** The table of the rows, and the RBAC resource checked (read for the spec, write otherwise). */
-  table: ResourceTable | 'playbooks';
+  table: ResourceTable | 'playbooks' | 'notifications' | 'notification_silences';
   permission: Resource;
   /** The resource's kind, for "paste a … resource". */
   kind: string;
   /** What one is called in answers: "No such …", "This … is running right now". */
   noun: string;
-  parse: (doc: ResourceDocument) => Def;
+  /** Validates one document; may look things up (a person, a connection) before anything is stored. */
+  parse: (doc: ResourceDocument) => Def | Promise<Def>;
   apply: (def: Def, opts: { source: string; createdBy: string }) => Promise<AppliedResource>;
   /** Fields added to each entry of `applied`, after id, name, namespace and created. */
   summary?: (def: Def) => Record<string, unknown>;
@@ -32,7 +33,15 @@ export interface ResourceRoutes<Def extends StoredResource> {
   /** Run Now, and its path (e.g. /:id/run); left out by resources without a schedule (playbooks). */
   runNow?: (id: string) => Promise<unknown>;
   runPath?: string;
+  /**
+   * Rows applied keep the `X-Opsdeck-Source` header as their source (`opsdeck apply` sends
+   * `ConfigFile`); without it, or when this is off, the source is `UI`.
+   */
+  sourceHeader?: boolean;
 }
+
+/** A source name as the header may give it: a word such as ConfigFile or KubernetesCRD. */
+const SOURCE_NAME = /^[A-Za-z][\w.:/-]{0,63}$/;
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -63,10 +72,15 @@ export function addResourceRoutes<Def extends StoredResource>(app: Hono<AuthEnv>
     const docs = parseDocuments(await c.req.text());
     if (docs.length === 0)
       throw new ResourceErrors([new ResourceError(`the document is empty: paste a ${r.kind} resource`)]);
-    const defs = docs.map(r.parse);
+    const defs: Def[] = [];
+    for (const doc of docs) defs.push(await r.parse(doc));
+    const header = r.sourceHeader ? c.req.header('x-opsdeck-source')?.trim() : undefined;
+    if (header && !SOURCE_NAME.test(header))
+      throw new HttpError(400, 'INVALID_REQUEST', 'X-Opsdeck-Source: a name such as ConfigFile or KubernetesCRD');
+    const source = header || 'UI';
     const applied = [];
     for (const def of defs) {
-      const { id, created } = await r.apply(def, { source: 'UI', createdBy: principal.id });
+      const { id, created } = await r.apply(def, { source, createdBy: principal.id });
       applied.push({ id, name: def.name, namespace: def.namespace, created, ...r.summary?.(def) });
     }
     return c.json({ applied }, 201);

@@ -23,10 +23,24 @@ function decodeQuotedPrintable(s: string): string {
   return s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 }
 
-export async function startSmtpSink(): Promise<SmtpSink> {
+export interface SmtpSinkOptions {
+  /** Username → password: AUTH (PLAIN/LOGIN, without TLS) is then required and checked. */
+  users?: Record<string, string>;
+}
+
+export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
   const messages: ReceivedMail[] = [];
+  const { users } = options;
   const server = new SMTPServer({
-    authOptional: true,
+    authOptional: !users,
+    ...(users && {
+      allowInsecureAuth: true,
+      authMethods: ['PLAIN', 'LOGIN'],
+      onAuth(auth, _session, callback) {
+        if (users[auth.username ?? ''] === auth.password) callback(null, { user: auth.username });
+        else callback(Object.assign(new Error('Authentication failed'), { responseCode: 535 }));
+      },
+    }),
     disabledCommands: ['STARTTLS'],
     logger: false,
     onData(stream, session, callback) {

@@ -1,0 +1,188 @@
+// NotificationSilence resources (mission-control.flanksource.com/v1): validated with positions — the
+// window (RFC3339, now+2h, durations), the CEL filter, and the resources named by id or by selector
+// (resolved to ids) — then stored as a `notification_silences` row.
+import { silenceSpecSchema, silenceWindow, SILENCE_RESOURCE_FIELDS, type SilenceSpec } from '@opsdeck/common';
+import { z } from 'zod';
+import type { Database, Queryable } from '../db/database.js';
+import type { AppliedResource } from '../resources/apply.js';
+import { resourceHeader, storedResource, type StoredResource } from '../resources/metadata.js';
+import { UUID } from '../resources/routes.js';
+import {
+  formatPath,
+  ResourceError,
+  ResourceErrors,
+  validate,
+  type Path,
+  type ResourceDocument,
+} from '../resources/yaml.js';
+import { expressionProblem, NOTIFICATION_API_VERSION } from './resource.js';
+
+export type SilenceResourceField = (typeof SILENCE_RESOURCE_FIELDS)[number];
+
+/** The table each id column points at (the names go into SQL). */
+export const SILENCE_TABLES: Record<SilenceResourceField, string> = {
+  check_id: 'checks',
+  canary_id: 'canaries',
+  component_id: 'components',
+  config_id: 'config_items',
+};
+const KIND_OF: Record<string, SilenceResourceField> = {
+  check: 'check_id',
+  canary: 'canary_id',
+  component: 'component_id',
+  config: 'config_id',
+};
+const NOUN: Record<SilenceResourceField, string> = {
+  check_id: 'check',
+  canary_id: 'canary',
+  component_id: 'component',
+  config_id: 'catalog item',
+};
+
+export interface SilenceDefinition extends StoredResource {
+  spec: SilenceSpec;
+  from: Date;
+  until: Date;
+  /** The one resource silenced, when one is named (an id column and its value). */
+  target: { field: SilenceResourceField; id: string } | null;
+}
+
+/** Whether a live row with this id is in the column's table. */
+export async function silenceTargetExists(db: Queryable, field: SilenceResourceField, id: string): Promise<boolean> {
+  if (!UUID.test(id)) return false;
+  const { rows } = await db.query(`SELECT 1 FROM ${SILENCE_TABLES[field]} WHERE id = $1 AND deleted_at IS NULL`, [id]);
+  return rows.length > 0;
+}
+
+interface Selector {
+  id?: unknown;
+  name?: unknown;
+  namespace?: unknown;
+  types?: unknown;
+  type?: unknown;
+}
+
+/** The resources a selector naming one (by id or name) finds: up to two, to tell one from many. */
+async function selectorMatches(db: Queryable, s: Selector): Promise<{ field: SilenceResourceField; id: string }[]> {
+  const types = [s.types, s.type].flat().filter((t): t is string => typeof t === 'string' && t !== '');
+  const kinds = types.length ? types.map((t) => KIND_OF[t.toLowerCase()] ?? 'config_id') : SILENCE_RESOURCE_FIELDS;
+  const configTypes = types.filter((t) => !KIND_OF[t.toLowerCase()]);
+  const found: { field: SilenceResourceField; id: string }[] = [];
+  for (const field of new Set(kinds)) {
+    const params: unknown[] = [typeof s.id === 'string' ? s.id : null, typeof s.name === 'string' ? s.name : null];
+    let where = '($1::text IS NULL OR id::text = $1) AND ($2::text IS NULL OR name = $2)';
+    if (typeof s.namespace === 'string' && field !== 'config_id') {
+      params.push(s.namespace);
+      where += ` AND namespace = $${params.length}`;
+    }
+    if (field === 'config_id' && configTypes.length) {
+      params.push(configTypes);
+      where += ` AND type = ANY($${params.length}::text[])`;
+    }
+    where += ' AND deleted_at IS NULL';
+    const { rows } = await db.query<{ id: string }>(
+      `SELECT id FROM ${SILENCE_TABLES[field]} WHERE ${where} LIMIT 2`,
+      params,
+    );
+    found.push(...rows.map((r) => ({ field, id: r.id })));
+  }
+  return found;
+}
+
+const resourceSchema = z.looseObject({
+  ...resourceHeader(NOTIFICATION_API_VERSION, 'NotificationSilence'),
+  spec: z.looseObject({}, { error: 'spec is required' }),
+});
+
+/** Validates a NotificationSilence document; resolves the resource it names. */
+export async function parseSilence(db: Queryable, doc: ResourceDocument, now = new Date()): Promise<SilenceDefinition> {
+  const resource = validate(doc, resourceSchema);
+  const spec = validate({ data: resource.spec, locate: doc.locate }, silenceSpecSchema, ['spec']);
+  const errors: ResourceError[] = [];
+  const error = (path: Path, message: string) => {
+    const where = formatPath(path);
+    errors.push(new ResourceError(`${where}: ${message}`, doc.locate(path), where));
+  };
+  const wrong = expressionProblem('cel', spec.filter);
+  if (wrong) error(['spec', 'filter'], wrong);
+  let target: SilenceDefinition['target'] = null;
+  for (const field of SILENCE_RESOURCE_FIELDS) {
+    const id = spec[field];
+    if (id === undefined || id === '') continue;
+    if (await silenceTargetExists(db, field, id)) target = { field, id };
+    else error(['spec', field], `no ${NOUN[field]} with id "${id}"`);
+  }
+  const selectors = (spec.selectors ?? []) as Selector[];
+  for (const [i, s] of selectors.entries()) {
+    if (typeof s.id !== 'string' && typeof s.name !== 'string') continue; // left to the engine (labels...)
+    const found = await selectorMatches(db, s);
+    if (!found.length)
+      error(
+        ['spec', 'selectors', i],
+        `no check, canary, component or catalog item ${typeof s.name === 'string' ? `named "${s.name}"` : `with id "${String(s.id)}"`}`,
+      );
+    else if (selectors.length === 1 && found.length === 1 && !target) target = found[0]!;
+  }
+  const window = silenceWindow(spec, now);
+  if (errors.length || !window) throw new ResourceErrors(errors.slice(0, 50));
+  return { ...storedResource(doc, resource.metadata, ''), spec, ...window, target };
+}
+
+/** Inserts or updates (by metadata namespace and name) the live silence. */
+export async function applySilence(
+  db: Database,
+  def: SilenceDefinition,
+  opts: { source?: string; createdBy?: string | null } = {},
+): Promise<AppliedResource> {
+  const ids = Object.fromEntries(
+    SILENCE_RESOURCE_FIELDS.map((f) => [f, def.target?.field === f ? def.target.id : null]),
+  );
+  const values = [
+    def.name,
+    def.spec.namespace ?? null,
+    def.spec.description ?? null,
+    def.spec.filter?.trim() ? def.spec.filter : null,
+    def.spec.selectors?.length ? JSON.stringify(def.spec.selectors) : null,
+    def.from.toISOString(),
+    def.until.toISOString(),
+    def.spec.recursive ?? false,
+    ids.check_id,
+    ids.canary_id,
+    ids.component_id,
+    ids.config_id,
+    JSON.stringify(def.resource),
+  ];
+  return db.transaction(async (tx) => {
+    const existing = await tx.query<{ id: string }>(
+      `SELECT id FROM notification_silences WHERE name = $1 AND coalesce(spec->'metadata'->>'namespace', 'default') = $2
+         AND deleted_at IS NULL ORDER BY created_at LIMIT 1 FOR UPDATE`,
+      [def.name, def.namespace],
+    );
+    const id = existing.rows[0]?.id;
+    if (id) {
+      await tx.query(
+        `UPDATE notification_silences SET name = $2, namespace = $3, description = $4, filter = $5, selectors = $6,
+           "from" = $7, until = $8, recursive = $9, check_id = $10, canary_id = $11, component_id = $12,
+           config_id = $13, spec = $14, source = $15, error = NULL, updated_at = now() WHERE id = $1`,
+        [id, ...values, opts.source ?? 'UI'],
+      );
+      return { id, created: false };
+    }
+    const { rows } = await tx.query<{ id: string }>(
+      `INSERT INTO notification_silences (name, namespace, description, filter, selectors, "from", until, recursive,
+         check_id, canary_id, component_id, config_id, spec, source, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
+      [...values, opts.source ?? 'UI', opts.createdBy ?? null],
+    );
+    return { id: rows[0]!.id, created: true };
+  });
+}
+
+export async function deleteSilence(db: Queryable, id: string): Promise<boolean> {
+  if (!UUID.test(id)) return false;
+  const { rows } = await db.query(
+    'UPDATE notification_silences SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL RETURNING id',
+    [id],
+  );
+  return rows.length > 0;
+}
