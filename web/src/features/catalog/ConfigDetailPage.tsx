@@ -15,6 +15,7 @@ import { EmptyState } from '../../ui/empty-state';
 import { formatAge, formatDateTime } from '../../ui/format';
 import { usePageHeader } from '../../ui/page-header';
 import { Skeleton } from '../../ui/skeleton';
+import { SilenceButton } from '../notifications';
 import { PlaybookRunsTable } from '../playbooks/PlaybookRunsTable';
 import { PlaybooksMenu } from '../playbooks/PlaybooksMenu';
 import { catalogApi } from './catalogApi';
@@ -78,6 +79,7 @@ export default function ConfigDetailPage({ tab = 'config' }: { tab?: ConfigTab }
             },
           ]}
         />
+        <SilenceButton target={{ config_id: config.id }} name={config.name ?? undefined} className="ml-auto" />
         <Button
           variant="ghost"
           size="icon-sm"

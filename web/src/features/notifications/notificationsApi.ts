@@ -1,7 +1,7 @@
 // The calls of the notifications screens: send history, rules and silences read through /api/db
 // (their summary views) and written through /api/db with the server's validation; a rule's YAML
 // applied through POST /api/notification. Soft deletes set deleted_at (spec/3 §4).
-import { request } from '../../api/client';
+import { api, request } from '../../api/client';
 import { db } from '../../api/postgrest';
 import { applyHistoryFilters, type HistoryFilters } from './history/historyFilters';
 import type { RuleWrite } from './rules/ruleForm';
@@ -71,6 +71,10 @@ export const notificationsApi = {
         headers: { 'Content-Type': language === 'json' ? 'application/json' : 'application/yaml' },
       })
     ).data,
+
+  /** A stored rule as Notification YAML. */
+  ruleYaml: (id: string, signal?: AbortSignal) =>
+    api.get<string>(`/api/notification/${encodeURIComponent(id)}/spec`, { signal }),
 
   silences: (page: PageRequest, signal?: AbortSignal) =>
     db<SilenceRow>(SILENCES)

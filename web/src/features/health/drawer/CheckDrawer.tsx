@@ -25,6 +25,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../ui/tabs';
 import { TimeRangePicker } from '../../../ui/time-range/TimeRangePicker';
 import { resolveRangeOrLog } from '../../../ui/time-range/useTimeRange';
 import { toast } from '../../../ui/toast';
+import { SilenceButton } from '../../notifications';
 import { PlaybooksMenu } from '../../playbooks/PlaybooksMenu';
 import { CheckHealthCell } from '../components/CheckCells';
 import { CheckIcon } from '../components/CheckIcon';
@@ -391,6 +392,7 @@ function DrawerFooter({ check, range }: { check: DrawerCheck; range?: string }) 
         </Link>
       </Button>
       <div className="ml-auto flex items-center gap-2">
+        <SilenceButton target={{ check_id: check.id }} name={check.name} />
         <PlaybooksMenu resource={{ check_id: check.id, label: check.name }} />
         <LinkToIncidentButton
           evidence={{

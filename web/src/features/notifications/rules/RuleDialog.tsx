@@ -79,10 +79,8 @@ function LoadedRule({ id, onClose }: { id: string; onClose(): void }) {
   );
 }
 
-/** The YAML the Code tab starts from: the stored resource when the rule came as one, else the form's. */
-function initialYaml(rule: NotificationRuleRow | undefined, values: RuleFormValues, names: RecipientNames): string {
-  const stored = rule?.spec;
-  if (stored && typeof stored === 'object' && 'spec' in stored) return formatEditorDocument(stored, 'yaml');
+/** The form's values as the Code tab's YAML (a new rule, or an edited form). */
+function yamlOfForm(rule: NotificationRuleRow | undefined, values: RuleFormValues, names: RecipientNames): string {
   return formatEditorDocument(notificationResourceOf(values, names, rule?.namespace ?? 'default'), 'yaml');
 }
 
@@ -153,7 +151,15 @@ function RuleEditor({ rule, onClose }: { rule?: NotificationRuleRow; onClose(): 
     onError: (e) => toast.error(errorMessage(e)),
   });
 
-  const code = yaml ?? initialYaml(rule, form.getValues(), names);
+  // An unchanged stored rule shows its resource as stored (groupBy, inhibitions… included).
+  const useStored = !!rule && yaml === undefined && !form.formState.isDirty;
+  const stored = useQuery({
+    queryKey: [...notificationKeys.rule(rule?.id ?? ''), 'yaml'],
+    queryFn: ({ signal }) => notificationsApi.ruleYaml(rule!.id, signal),
+    enabled: tab === 'code' && useStored,
+    meta: { silent: true },
+  });
+  const code = yaml ?? (useStored && stored.data ? stored.data : yamlOfForm(rule, form.getValues(), names));
   const codeProblems = [...parseEditorDocument(code, 'yaml').problems, ...serverProblems].map(describeProblem);
   const busy = save.isPending || apply.isPending;
   const submit = () => {
@@ -211,18 +217,22 @@ function RuleEditor({ rule, onClose }: { rule?: NotificationRuleRow; onClose(): 
             </form>
           </TabsContent>
           <TabsContent value="code" className="space-y-3">
-            <CodeEditor
-              language="yaml"
-              value={code}
-              onChange={(text) => {
-                setYaml(text);
-                setServerProblems([]);
-              }}
-              extraProblems={serverProblems}
-              readOnly={!editable}
-              minHeight="320px"
-              ariaLabel="Notification YAML"
-            />
+            {useStored && stored.isPending ? (
+              <Skeleton className="h-80" />
+            ) : (
+              <CodeEditor
+                language="yaml"
+                value={code}
+                onChange={(text) => {
+                  setYaml(text);
+                  setServerProblems([]);
+                }}
+                extraProblems={serverProblems}
+                readOnly={!editable}
+                minHeight="320px"
+                ariaLabel="Notification YAML"
+              />
+            )}
             {editable && codeProblems.length > 0 && (
               <Alert tone="error">
                 <ul className="space-y-0.5" data-testid="document-problems">

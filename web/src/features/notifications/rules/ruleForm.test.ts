@@ -108,11 +108,10 @@ describe('rule form ↔ row', () => {
         events: ['check.failed', 'check.passed'],
         title: 'Check {{.check.name}} failed',
         filter: "check.type == 'http'",
-        to: { person: 'ops@example.com' },
+        to: { person: 'ops@example.com', properties: { priority: 'P1' } },
         repeatInterval: '1d',
         waitFor: '5m',
         template: 'The check **failed**',
-        properties: { priority: 'P1' },
       },
     });
   });

@@ -171,12 +171,15 @@ export interface RecipientNames {
 
 /** The form's values → the Notification resource of the Code tab, applied by POST /api/notification. */
 export function notificationResourceOf(v: RuleFormValues, names: RecipientNames = {}, namespace = 'default') {
-  const to: Record<string, string> =
+  const to: Record<string, unknown> =
     v.recipientKind === 'person'
       ? { person: names.person ?? v.personId }
       : v.recipientKind === 'team'
         ? { team: names.team ?? v.teamId }
         : { [v.otherKind]: v[v.otherKind].trim() };
+  // Properties travel with the recipient (`to.properties`), as the server reads them.
+  const properties = propertiesOf(v.properties);
+  if (properties) to.properties = properties;
   const spec: Record<string, unknown> = { events: [...v.events] };
   if (v.title.trim()) spec.title = v.title.trim();
   if (v.filter.trim()) spec.filter = v.filter.trim();
@@ -184,8 +187,6 @@ export function notificationResourceOf(v: RuleFormValues, names: RecipientNames 
   if (v.repeatInterval.trim()) spec.repeatInterval = v.repeatInterval.trim();
   if (v.waitFor.trim()) spec.waitFor = v.waitFor.trim();
   if (v.template.trim()) spec.template = v.template;
-  const properties = propertiesOf(v.properties);
-  if (properties) spec.properties = properties;
   return {
     apiVersion: NOTIFICATION_API_VERSION,
     kind: 'Notification',

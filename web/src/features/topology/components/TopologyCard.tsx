@@ -1,12 +1,25 @@
 // A component card (spec/2 §2.6): title (to /topology/{id}), health, status, headline properties,
 // properties with CPU/memory bars, the children list that collapses behind 'show more ...', team
 // avatars, and links to health, incidents, insights, Zoom In, View Logs and the snapshot.
-import { Activity, AlertTriangle, Boxes, Camera, Lightbulb, Link2, Logs, MoreVertical, ZoomIn } from 'lucide-react';
+import {
+  Activity,
+  AlertTriangle,
+  BellOff,
+  Boxes,
+  Camera,
+  Lightbulb,
+  Link2,
+  Logs,
+  MoreVertical,
+  ZoomIn,
+} from 'lucide-react';
 import { Link } from 'react-router';
+import { useCan } from '../../../api/session';
 import { Button } from '../../../ui/button';
 import { cn } from '../../../ui/cn';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '../../../ui/menu';
 import { Tooltip } from '../../../ui/tooltip';
+import { silencePath } from '../../notifications';
 import { bodyProperties, formatProperty, headlineProperties } from '../properties';
 import { incidentsUrl, insightsUrl, logsUrl } from '../topologyParams';
 import type { TopologyComponent } from '../types';
@@ -52,6 +65,7 @@ export function TopologyCard({
   const insights = c.summary?.insights ?? 0;
   const logs = logsUrl(c, links.logsEnabled);
   const zoom = links.zoomTo(c.id);
+  const canSilence = useCan('notifications', 'write');
 
   return (
     <article
@@ -124,6 +138,13 @@ export function TopologyCard({
               {links.onLinkIncident && (
                 <DropdownMenuItem onSelect={() => links.onLinkIncident?.(c)}>
                   <Link2 className="size-4 text-muted" /> Link to Incident
+                </DropdownMenuItem>
+              )}
+              {canSilence && (
+                <DropdownMenuItem asChild>
+                  <Link to={silencePath({ component_id: c.id }, c.name)}>
+                    <BellOff className="size-4 text-muted" /> Silence
+                  </Link>
                 </DropdownMenuItem>
               )}
             </DropdownMenuContent>
