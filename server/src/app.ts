@@ -21,6 +21,8 @@ import { seedCatalogDemo, startDemoRotator } from './catalog/demo.js';
 import { scrapers } from './catalog/scrapers/index.js';
 import { registry as defaultRegistry, type ExposureRegistry } from './rest/registry.js';
 import { NotificationConsumer } from './notifications/consumer.js';
+import { NotificationDelivery } from './notifications/delivery.js';
+import { serverChannels } from './notifications/deliveryTargets.js';
 import { SecretBox } from './secrets.js';
 import { VERSION } from './version.js';
 
@@ -127,6 +129,13 @@ async function startEngines(ctx: AppContext): Promise<() => Promise<void>> {
   // Playbook runs, claimed within a second of being requested (leases in playbook_runs).
   const playbooks = new PlaybookRunner(ctx.db, { mailer: ctx.identity.mailer, smtpFrom: ctx.config.smtpFrom });
   playbooks.start();
+  // Notifications: the pending send-history rows the consumer writes, sent under leases.
+  const delivery = new NotificationDelivery(ctx.db, {
+    channels: serverChannels,
+    smtp: { url: ctx.config.smtpUrl, from: ctx.config.smtpFrom },
+    retentionDays: ctx.config.checkRetentionDays,
+  });
+  delivery.start();
   const retention = { ...DEFAULT_RETENTION, rawDays: ctx.config.checkRetentionDays };
   const rollups = setInterval(() => {
     rollupAndPrune(ctx.db, retention).catch((e) => console.error('check status roll-up:', (e as Error).message));
@@ -141,6 +150,7 @@ async function startEngines(ctx: AppContext): Promise<() => Promise<void>> {
     await ctx.events.stop();
     await incidents.stop();
     await playbooks.stop();
+    await delivery.stop();
   };
 }
 

@@ -3,21 +3,20 @@
 // fallback, leases and retention behave as the send history says.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import nodemailer from 'nodemailer';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.js';
 import { NotificationDelivery, type DeliveryOptions } from '../src/notifications/delivery.js';
 import { claimDue } from '../src/notifications/deliveryStore.js';
-import { NO_SMTP, type Channels } from '../src/notifications/deliveryTargets.js';
+import { NO_SMTP, serverChannels } from '../src/notifications/deliveryTargets.js';
 import { pruneSendHistory } from '../src/notifications/retention.js';
-import { SenderError, type NotificationMessage, type Sender } from '../src/notifications/senders/sender.js';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
 import { startSmtpSink, type SmtpSink } from './helpers/smtp.js';
 
 interface Received {
   path: string;
   headers: http.IncomingHttpHeaders;
-  body: NotificationMessage;
+  /** The generic webhook's JSON: {title, message} unless a body template says otherwise. */
+  body: Record<string, string>;
 }
 
 /** A loopback HTTP receiver: answers `status(path)` and keeps every request. */
@@ -27,7 +26,7 @@ async function startReceiver(status: (path: string) => number = () => 200) {
     let raw = '';
     req.on('data', (d) => (raw += d));
     req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers, body: JSON.parse(raw) as NotificationMessage });
+      received.push({ path: req.url ?? '', headers: req.headers, body: JSON.parse(raw) as Record<string, string> });
       res.writeHead(status(req.url ?? '')).end();
     });
   });
@@ -40,46 +39,10 @@ async function startReceiver(status: (path: string) => number = () => 200) {
   };
 }
 
-/** Channels for these tests: a JSON webhook for generic+http URLs, and mail through nodemailer. */
-function testChannels(): Channels {
-  const webhook: Sender<{ url: string }> = {
-    channel: 'generic',
-    schemes: ['generic+http'],
-    connectionTypes: ['webhook'],
-    fromUrl: (url) => ({ url: url.replace(/^generic\+/, '') }),
-    fromConnection: (c) => ({ url: c.url ?? '' }),
-    describe: (c) => c.url,
-    async send(config, message, ctx) {
-      const res = await fetch(config.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(message),
-        signal: ctx.signal,
-      });
-      if (!res.ok) throw new SenderError(`HTTP ${res.status}`, res.status >= 500 || res.status === 429);
-      return {};
-    },
-  };
-  return {
-    senderForUrl(url) {
-      if (!url.startsWith('generic+http')) throw new SenderError(`no channel for ${url}`, false);
-      return webhook as Sender;
-    },
-    senderForConnection: () => webhook as Sender,
-    async sendEmail(to, message, ctx) {
-      const url = new URL(ctx.smtp.url!);
-      const transport = nodemailer.createTransport({ host: url.hostname, port: Number(url.port), ignoreTLS: true });
-      await transport.sendMail({
-        from: ctx.smtp.from,
-        to,
-        subject: message.title,
-        text: message.body,
-        html: message.html,
-      });
-      return {};
-    },
-  };
-}
+/** A generic webhook body template carrying the message's state, dedup key and resource. */
+const DETAIL_TEMPLATE = encodeURIComponent(
+  '{"title":"{{.title}}","state":"{{.state}}","dedupKey":"{{.dedupKey}}","severity":"{{.severity}}","resource":"{{.resource.id}}","permalink":"{{.permalink}}"}',
+);
 
 const WAIT_5M = 300e9;
 
@@ -93,7 +56,7 @@ describe.each(databaseKinds())('notification delivery (%s)', (kind) => {
 
   const worker = (options: Partial<DeliveryOptions> = {}) => {
     const w = new NotificationDelivery(db, {
-      channels: testChannels(),
+      channels: serverChannels,
       smtp: { url: smtp.url, from: 'Opsdeck <opsdeck@test>' },
       retryBaseMs: 20,
       ...options,
@@ -202,16 +165,16 @@ describe.each(databaseKinds())('notification delivery (%s)', (kind) => {
   it('delivers a pending row to a webhook and records it as sent', async () => {
     const r = await rule();
     const c = await check('api-health');
-    const id = await pending(r, c, { kind: 'url', value: receiver.url('/hook') });
+    const id = await pending(r, c, { kind: 'url', value: receiver.url('/hook?@X-Token=abc') });
     expect(await worker().drain()).toBe(1);
     expect(receiver.received).toHaveLength(1);
     const got = receiver.received[0]!;
     expect(got.path).toBe('/hook');
     expect(got.headers['content-type']).toBe('application/json');
+    expect(got.headers['x-token']).toBe('abc');
     expect(got.body.title).toBe('Check api-health has failed');
-    expect(got.body.body).toContain('**Error:** connection refused');
-    expect(got.body.permalink).toBe(`https://opsdeck.test/health?checkId=${c}`);
-    expect(got.body).toMatchObject({ state: 'firing', dedupKey: `${r}:${c}` });
+    expect(got.body.message).toContain('**Error:** connection refused');
+    expect(got.body.message).toContain(`[View check in Opsdeck](https://opsdeck.test/health?checkId=${c})`);
     expect(await historyRow(id)).toMatchObject({
       status: 'sent',
       error: null,
@@ -227,12 +190,17 @@ describe.each(databaseKinds())('notification delivery (%s)', (kind) => {
     const id = await pending(r, await check('flaky-500'), { kind: 'url', value: receiver.url('/fail500') });
     const w = worker({ maxAttempts: 3, retryBaseMs: 200 });
     await w.drain();
-    expect(await historyRow(id)).toMatchObject({ status: 'pending', attempts: 1, error: 'HTTP 500', later: true });
+    expect(await historyRow(id)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      error: 'generic: HTTP 500',
+      later: true,
+    });
     for (let i = 0; i < 100 && (await historyRow(id)).status === 'pending'; i++) {
       await new Promise((res) => setTimeout(res, 50));
       await w.drain();
     }
-    expect(await historyRow(id)).toMatchObject({ status: 'error', attempts: 3, error: 'HTTP 500' });
+    expect(await historyRow(id)).toMatchObject({ status: 'error', attempts: 3, error: 'generic: HTTP 500' });
     expect(receiver.received).toHaveLength(3);
   });
 
@@ -240,7 +208,7 @@ describe.each(databaseKinds())('notification delivery (%s)', (kind) => {
     const r = await rule({ fallback: { to: { email: 'oncall@example.test' }, delay: 60e9 } });
     const id = await pending(r, await check('bad-400'), { kind: 'url', value: receiver.url('/fail400') });
     await worker().drain();
-    expect(await historyRow(id)).toMatchObject({ status: 'error', attempts: 1, error: 'HTTP 400' });
+    expect(await historyRow(id)).toMatchObject({ status: 'error', attempts: 1, error: 'generic: HTTP 400' });
     expect(receiver.received).toHaveLength(1);
     const { rows } = await db.query<Record<string, unknown>>(
       `SELECT status, recipient, body_payload->'recipient' AS to, not_before > now() + interval '50 seconds' AS delayed
@@ -286,7 +254,7 @@ describe.each(databaseKinds())('notification delivery (%s)', (kind) => {
       members.push(await pending(r, await check(`group-${i}`), to, { status: 'grouped', group_id: leader }));
     await worker().drain();
     expect(receiver.received).toHaveLength(1);
-    const { title, body } = receiver.received[0]!.body;
+    const { title, message: body } = receiver.received[0]!.body;
     expect(title).toMatch(/^10 checks failed: group-0, group-1/);
     for (let i = 0; i < 10; i++) expect(body).toContain(`- group-${i}`);
     expect((await historyRow(leader)).status).toBe('sent');
@@ -324,14 +292,20 @@ describe.each(databaseKinds())('notification delivery (%s)', (kind) => {
   it('resolves with the same dedup key when the rule also sends the failure', async () => {
     const r = await rule({ events: ['check.failed', 'check.passed'] });
     const c = await check('pd-check', 'healthy');
-    await pending(r, c, { kind: 'url', value: receiver.url('/pd') }, { event: 'check.passed' });
-    await worker().drain();
-    expect(receiver.received[0]!.body).toMatchObject({ state: 'resolved', dedupKey: `${r}:${c}`, severity: 'info' });
+    const url = receiver.url(`/pd?bodytemplate=${DETAIL_TEMPLATE}`);
+    await pending(r, c, { kind: 'url', value: url }, { event: 'check.failed' });
+    await db.query(`UPDATE checks SET status = 'healthy' WHERE id = $1`, [c]);
+    await pending(r, c, { kind: 'url', value: url }, { event: 'check.passed' });
+    await worker({ concurrency: 1 }).drain();
+    expect(receiver.received.map((x) => x.body)).toEqual([
+      expect.objectContaining({ state: 'firing', dedupKey: `${r}:${c}`, severity: 'error', resource: c }),
+      expect.objectContaining({ state: 'resolved', dedupKey: `${r}:${c}`, severity: 'info', resource: c }),
+    ]);
   });
 
   it('never sends a row twice from two workers, and takes over an expired lease', async () => {
     const r = await rule();
-    const to = { kind: 'url', value: receiver.url('/many') };
+    const to = { kind: 'url', value: receiver.url(`/many?bodytemplate=${DETAIL_TEMPLATE}`) };
     const ids: string[] = [];
     for (let i = 0; i < 40; i++) ids.push(await pending(r, await check(`many-${i}`), to));
     // A replica that claimed one row and died: its lease runs out.
@@ -341,7 +315,7 @@ describe.each(databaseKinds())('notification delivery (%s)', (kind) => {
     const a = worker({ concurrency: 4 });
     const b = worker({ concurrency: 4 });
     await Promise.all([a.drain(), b.drain()]);
-    const paths = receiver.received.map((x) => x.body.resource?.id);
+    const paths = receiver.received.map((x) => x.body.resource);
     expect(new Set(paths).size).toBe(40);
     expect(paths).toHaveLength(40);
     const { rows } = await db.query<{ n: number }>(

@@ -6,6 +6,8 @@ import { parseDurationNs } from '@opsdeck/common/notifications';
 import type { Queryable } from '../db/database.js';
 import { connectionResolver, sanitizeUrl, type ResolvedConnection } from '../connections/resolve.js';
 import type { FallbackRecipient, PendingRow, Rule } from './deliveryStore.js';
+import { emailConfig, emailSender } from './senders/email.js';
+import { senderForConnection, senderForUrl } from './senders/index.js';
 import {
   SenderError,
   type NotificationMessage,
@@ -23,6 +25,13 @@ export interface Channels {
   /** Mail to addresses through the server's SMTP (SendContext.smtp). */
   sendEmail(to: string[], message: NotificationMessage, ctx: SendContext): Promise<SendResult>;
 }
+
+/** The channels of senders/: mail to addresses goes through the email channel with the server's SMTP. */
+export const serverChannels: Channels = {
+  senderForUrl,
+  senderForConnection,
+  sendEmail: (to, message, ctx) => emailSender.send(emailConfig(ctx.smtp.url, ctx.smtp.from, to), message, ctx),
+};
 
 /** A resolved destination: how to send there, and what to show in history. */
 export interface Target {
