@@ -53,10 +53,13 @@ export function googleChatPayload(config: GoogleChatConfig, message: Notificatio
     if (message.permalink) parts.push(`<${message.permalink}|${LINK_LABEL}>`);
     return { text: truncate(parts.join('\n\n'), 4000) };
   }
-  // Card text paragraphs take a small HTML subset (b, i, a, br); block tags become line breaks.
+  // Card text paragraphs take a small HTML subset (b, i, s, a, br); block tags become line breaks.
   const html = markdownToHtml(message.body)
+    .replace(/<(\/?)strong>/g, '<$1b>')
+    .replace(/<(\/?)em>/g, '<$1i>')
+    .replace(/<(\/?)del>/g, '<$1s>')
     .replace(/<\/(p|h\d|li|blockquote|pre)>\s*/g, '<br>')
-    .replace(/<(?!\/?(b|i|u|a|br|strong|em|del|code)\b)[^>]*>/g, '')
+    .replace(/<(?!\/?(b|i|s|a|br)\b)[^>]*>/g, '')
     .replace(/(<br>\s*)+$/, '');
   const widgets: unknown[] = [];
   if (html) widgets.push({ textParagraph: { text: html } });

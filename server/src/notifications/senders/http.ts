@@ -14,7 +14,11 @@ export function parseUrl(raw: string, channel: string, expected: string): URL {
   try {
     return new URL(raw.trim());
   } catch {
-    throw new SenderError(`${channel}: not a valid URL (expected ${expected})`, false);
+    // WHATWG URLs refuse a user part without a host: the usual slip in token@channel forms.
+    const problem = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@([/?#]|$)/i.test(raw.trim())
+      ? 'nothing after "@"'
+      : 'not a valid URL';
+    throw new SenderError(`${channel}: ${problem} (expected ${expected})`, false);
   }
 }
 
