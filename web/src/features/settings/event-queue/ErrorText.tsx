@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { Dialog, DialogContent } from '../../../ui/dialog';
 
-const SHORT = 80;
+const SHORT = 40;
 
 export function ErrorText({ text, title = 'Most common error' }: { text: string | null; title?: string }) {
   const [open, setOpen] = useState(false);
@@ -14,7 +14,7 @@ export function ErrorText({ text, title = 'Most common error' }: { text: string 
     <>
       <button
         type="button"
-        className="max-w-md cursor-pointer truncate text-left text-danger underline decoration-dotted underline-offset-2"
+        className="max-w-48 cursor-pointer truncate text-left text-danger underline decoration-dotted underline-offset-2"
         title="Show the whole error"
         onClick={() => setOpen(true)}
       >

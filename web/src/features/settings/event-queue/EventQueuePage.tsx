@@ -3,7 +3,7 @@
 // server, never served from cache. Admins retry or discard the failed events of a row.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
-import { RotateCcw, Search, Trash2 } from 'lucide-react';
+import { MoreHorizontal, RotateCcw, Search, Trash2 } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { canManageEventQueue } from '@opsdeck/common/rbac';
@@ -14,10 +14,11 @@ import { Button } from '../../../ui/button';
 import { cn } from '../../../ui/cn';
 import { DataTable } from '../../../ui/data-table';
 import { ConfirmDialog } from '../../../ui/dialog';
-import { formatDateTime, formatTimeUntil } from '../../../ui/format';
+import { formatAge, formatDateTime, formatTimeUntil } from '../../../ui/format';
 import { Input } from '../../../ui/input';
 import { useDebouncedValue } from '../../../ui/link-to-incident/useDebounced';
 import { useListState } from '../../../ui/list-state';
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '../../../ui/menu';
 import { usePageHeader } from '../../../ui/page-header';
 import { toast } from '../../../ui/toast';
 import { ErrorText } from './ErrorText';
@@ -37,9 +38,15 @@ function Count({ value, tone }: { value: number; tone?: 'danger' }) {
   return <span className={cn('tabular-nums', tone && value > 0 && 'font-semibold text-danger')}>{value}</span>;
 }
 
-const Time = ({ value }: { value: string | null }) => (
-  <span className="text-muted tabular-nums">{value ? formatDateTime(value) : '—'}</span>
-);
+/** '5m ago', the date and time on hover. */
+const Time = ({ value }: { value: string | null }) =>
+  value ? (
+    <time dateTime={value} title={formatDateTime(value)} className="whitespace-nowrap text-muted tabular-nums">
+      {formatAge(value)}
+    </time>
+  ) : (
+    <span className="text-muted">—</span>
+  );
 
 /** The name filter: typed into a box, kept in the query string (`name`) once typing pauses. */
 function useNameFilter(): [string, string, (text: string) => void] {
@@ -118,7 +125,7 @@ export default function EventQueuePage() {
         ),
       }),
       column.accessor('average_attempts', {
-        header: 'Average Attempts',
+        header: 'Avg Attempts',
         cell: (c) => <span className="tabular-nums">{c.getValue() ?? '—'}</span>,
       }),
       column.accessor('first_failure', { header: 'First Failure', cell: (c) => <Time value={c.getValue()} /> }),
@@ -132,30 +139,30 @@ export default function EventQueuePage() {
             column.display({
               id: 'actions',
               header: () => <span className="sr-only">Actions</span>,
+              size: 56,
               cell: (c) => {
                 const row = c.row.original;
                 const busy = isPending && variables?.row.name === row.name;
                 return (
-                  <div className="flex justify-end gap-2">
-                    <Button
-                      size="sm"
-                      variant="outline"
-                      disabled={row.failed === 0 || busy}
-                      loading={busy && variables?.action === 'retry'}
-                      onClick={() => mutate({ action: 'retry', row })}
-                    >
-                      <RotateCcw className="size-3.5" aria-hidden /> Retry failed
-                    </Button>
-                    <Button
-                      size="sm"
-                      variant="outline"
-                      className="text-danger"
-                      disabled={row.failed === 0 || busy}
-                      onClick={() => setDiscarding(row)}
-                    >
-                      <Trash2 className="size-3.5" aria-hidden /> Discard failed
-                    </Button>
-                  </div>
+                  <DropdownMenu>
+                    <DropdownMenuTrigger asChild>
+                      <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${row.name}`} loading={busy}>
+                        {!busy && <MoreHorizontal className="size-4" />}
+                      </Button>
+                    </DropdownMenuTrigger>
+                    <DropdownMenuContent className="min-w-44">
+                      <DropdownMenuItem disabled={row.failed === 0} onSelect={() => mutate({ action: 'retry', row })}>
+                        <RotateCcw className="size-4 text-muted" aria-hidden /> Retry failed
+                      </DropdownMenuItem>
+                      <DropdownMenuItem
+                        disabled={row.failed === 0}
+                        onSelect={() => setDiscarding(row)}
+                        className="text-danger data-[highlighted]:text-danger"
+                      >
+                        <Trash2 className="size-4" aria-hidden /> Discard failed
+                      </DropdownMenuItem>
+                    </DropdownMenuContent>
+                  </DropdownMenu>
                 );
               },
             }),
