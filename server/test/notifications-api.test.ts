@@ -129,7 +129,7 @@ describe.each(databaseKinds())('notifications API (%s)', (kind) => {
       properties: { channel: 'ops' },
       group_by: ['type'],
       inhibitions: [{ direction: 'outgoing', depth: 2, from: ['Kubernetes::Deployment'], to: ['Kubernetes::Pod'] }],
-      fallback: { team_id: ids.team, person_id: null, custom_services: null, playbook_id: null, delay: 600e9 },
+      fallback: { team: 'sre', team_id: ids.team, delay: 600e9 },
       source: 'UI',
       created_by: editor.id,
     });
@@ -169,7 +169,7 @@ describe.each(databaseKinds())('notifications API (%s)', (kind) => {
       ],
       [
         '  events: [check.failed]\n  to:\n    url: carrier-pigeon://coop\n',
-        /spec\.to\.url: no channel sends to "carrier-pigeon:\/\/"/,
+        /spec\.to\.url: no notification channel reads carrier-pigeon:\/\/ URLs/,
         9,
       ],
       [

@@ -15,6 +15,7 @@ import { compileCel, parseTemplate } from '../expr/index.js';
 import type { AppliedResource } from '../resources/apply.js';
 import { resourceHeader, storedResource, type StoredResource } from '../resources/metadata.js';
 import { UUID } from '../resources/routes.js';
+import { senderForUrl } from './senders/index.js';
 import {
   formatPath,
   ResourceError,
@@ -48,35 +49,20 @@ export interface StoredRecipient {
 export interface NotificationDefinition extends StoredResource {
   spec: NotificationSpec;
   recipient: StoredRecipient;
-  fallback: (Partial<StoredRecipient> & { delay: number | null }) | null;
+  /** The fallback recipient as written (person, team, email, ...) with what it resolved to, and delay in ns. */
+  fallback: (Recipient & Partial<StoredRecipient> & { delay: number | null }) | null;
 }
-
-/** URL schemes the channels deliver to (FORMATS.md Notifications; senders/ declares its own). */
-export const URL_SCHEMES = [
-  'slack',
-  'teams',
-  'discord',
-  'mattermost',
-  'googlechat',
-  'ntfy',
-  'gotify',
-  'telegram',
-  'pagerduty',
-  'opsgenie',
-  'smtp',
-  'generic+http',
-  'generic+https',
-] as const;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** What is wrong with a recipient URL; undefined when a channel sends to it. */
+/** What is wrong with a recipient URL (no channel reads it, or its channel cannot); undefined when fine. */
 export function urlProblem(url: string): string | undefined {
-  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url.trim())?.[1]?.toLowerCase();
-  if (!scheme) return `"${url}" is not a service URL such as slack://token@channel or generic+https://host/path`;
-  if (!(URL_SCHEMES as readonly string[]).includes(scheme))
-    return `no channel sends to "${scheme}://" URLs (supported: ${URL_SCHEMES.join(', ')})`;
-  return undefined;
+  try {
+    senderForUrl(url).fromUrl(url.trim());
+    return undefined;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
 }
 
 /** A CEL filter or a Go template that does not compile: its message (with the place in the text). */
@@ -208,8 +194,10 @@ export async function parseNotification(db: Queryable, doc: ResourceDocument): P
   let fallback: NotificationDefinition['fallback'] = null;
   if (spec.fallback) {
     const at: Path = spec.fallback.to ? ['spec', 'fallback', 'to'] : ['spec', 'fallback'];
-    const to = await resolveRecipient(db, fallbackRecipient(spec.fallback), (f, m) => error([...at, f], m));
-    fallback = { ...to, delay: ns(spec.fallback.delay) };
+    const written = fallbackRecipient(spec.fallback);
+    const resolved = await resolveRecipient(db, written, (f, m) => error([...at, f], m));
+    const ids = Object.fromEntries(Object.entries(resolved).filter(([, v]) => v !== null));
+    fallback = { ...written, ...ids, delay: ns(spec.fallback.delay) };
   }
   if (errors.length) throw new ResourceErrors(errors.slice(0, 50));
   return { ...storedResource(doc, resource.metadata, ''), spec, recipient, fallback };
