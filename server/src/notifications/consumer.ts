@@ -24,7 +24,7 @@ import type { Queryable } from '../db/database.js';
 import { evaluateCel } from '../expr/index.js';
 import type { EventConsumer, QueuedEvent } from '../jobs/eventQueue.js';
 import { buildContext, type EventResource } from './context.js';
-import { flapDecision, isStateChange, recordChange, type FlapDecision } from './flapping.js';
+import { flapDecision, isStateChange, recordChange, takeQuietNotices, type FlapDecision } from './flapping.js';
 import { DEFAULT_GROUP_INTERVAL_MS, DEFAULT_GROUP_WAIT_MS, findLeader, groupKey, lockKey } from './grouping.js';
 import { findInhibitor, type Inhibitor } from './inhibitions.js';
 import { expandRecipients, type Destination, type Unresolved } from './recipients.js';
@@ -36,6 +36,8 @@ export interface NotificationConsumerOptions {
   publicUrl: string;
   /** How long a group leader waits for the rest of its group (default 30 s, or the rule's waitFor). */
   groupWaitMs?: number;
+  /** How often (at most) an event also looks for flapping resources that settled quietly (default 30 s). */
+  settleEveryMs?: number;
   rules?: RuleCache;
 }
 
@@ -72,6 +74,7 @@ export class NotificationConsumer implements EventConsumer {
   readonly name = 'notifications';
   private readonly rules: RuleCache;
   private readonly groupWaitMs: number;
+  private settledAt = 0;
 
   constructor(private readonly options: NotificationConsumerOptions) {
     this.rules = options.rules ?? new RuleCache();
@@ -84,6 +87,17 @@ export class NotificationConsumer implements EventConsumer {
   }
 
   async handle(tx: Queryable, event: QueuedEvent): Promise<void> {
+    if (Date.now() - this.settledAt >= (this.options.settleEveryMs ?? 30_000)) {
+      this.settledAt = Date.now();
+      await tx.query('SAVEPOINT notification_settle');
+      try {
+        await this.settleQuiet(tx);
+        await tx.query('RELEASE SAVEPOINT notification_settle');
+      } catch (e) {
+        await tx.query('ROLLBACK TO SAVEPOINT notification_settle');
+        console.error('notifications: settling flapping resources:', (e as Error).message);
+      }
+    }
     const all = await this.rules.forEvent(tx, event.name);
     const stateChange = isStateChange(event.name);
     if (!all.length && !(stateChange && (await this.rules.any(tx)))) return;
@@ -107,6 +121,44 @@ export class NotificationConsumer implements EventConsumer {
         await setRuleError(tx, rule, `${event.name}: ${(e as Error).message}`);
       }
     }
+  }
+
+  /**
+   * One "settled" message for each flapping resource that has been calm for its rule's window without a
+   * further event (the change that would otherwise announce it never comes when it settles quietly).
+   */
+  async settleQuiet(tx: Queryable): Promise<number> {
+    if (!(await this.rules.any(tx))) return 0;
+    const windows = new Map<string, Rule>();
+    const { rows: ids } = await tx.query<{ notification_id: string }>(
+      'SELECT DISTINCT notification_id FROM notification_flap_notices',
+    );
+    for (const { notification_id } of ids) {
+      const rule = await this.rules.byId(tx, notification_id);
+      if (rule) windows.set(rule.id, rule);
+    }
+    const quiet = await takeQuietNotices(tx, (id) => windows.get(id)?.flapping.windowMs);
+    for (const q of quiet) {
+      const rule = windows.get(q.notificationId)!;
+      const event: QueuedEvent = {
+        id: q.resourceId,
+        name: q.event,
+        properties: { id: q.resourceId },
+        attempts: 0,
+        created_at: new Date(),
+      };
+      const { resource, env } = await buildContext(tx, event, this.options.publicUrl);
+      if (!resource) continue;
+      const silence = await findSilence(tx, resource, env);
+      for (const d of await expandRecipients(tx, rule)) {
+        if ('error' in d || d.kind === 'playbook') continue;
+        const decision: Decision = silence
+          ? { status: 'silenced', reason: silenceReason(silence), silencedBy: silence.id }
+          : this.flapRow(rule, resource, { kind: 'settled', since: q.since })!;
+        await this.insert(tx, event, rule, resource, d, env, decision);
+      }
+    }
+    return quiet.length;
   }
 
   /** The rule's CEL filter; an error is recorded on the rule and skips it. */

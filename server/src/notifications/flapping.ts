@@ -23,7 +23,8 @@ export function isStateChange(eventName: string): boolean {
 
 /** Records this event's state change; returns the resource's recent change times, oldest first. */
 export async function recordChange(tx: Queryable, r: EventResource, eventName: string, at: Date): Promise<Date[]> {
-  const state = eventName.split('.').slice(1).join('.');
+  // The state is kept as the event that announced it (check.failed), to replay it when the flapping settles.
+  const state = eventName;
   const { rows } = await tx.query<{ changes: Date[] }>(
     `INSERT INTO notification_resource_flips AS f (resource_id, changes, last_state, updated_at)
      VALUES ($1, ARRAY[$2::timestamptz], $3, now())
@@ -77,4 +78,53 @@ export async function flapDecision(
     return { kind: 'flapping', changes: recent };
   }
   return { kind: 'none' };
+}
+
+/** A flapping notice whose resource has been calm since `last` (its state announced by `event`). */
+export interface QuietNotice {
+  notificationId: string;
+  resourceId: string;
+  since: Date;
+  last: Date;
+  event: string;
+}
+
+/** Flapping notices whose resource has not changed for `windowMs(rule)`; deleted as they are returned. */
+export async function takeQuietNotices(
+  tx: Queryable,
+  windowMs: (notificationId: string) => number | undefined,
+  limit = 100,
+): Promise<QuietNotice[]> {
+  const { rows } = await tx.query<{
+    notification_id: string;
+    resource_id: string;
+    since: Date;
+    last: Date;
+    event: string;
+  }>(
+    `SELECT n.notification_id, n.resource_id, n.since, f.changes[cardinality(f.changes)] AS last, f.last_state AS event
+     FROM notification_flap_notices n JOIN notification_resource_flips f ON f.resource_id = n.resource_id
+     WHERE cardinality(f.changes) > 0 AND f.changes[cardinality(f.changes)] < now() - interval '1 second'
+     ORDER BY f.changes[cardinality(f.changes)] LIMIT $1
+     FOR UPDATE OF n SKIP LOCKED`,
+    [limit],
+  );
+  const now = Date.now();
+  const quiet: QuietNotice[] = [];
+  for (const r of rows) {
+    const w = windowMs(r.notification_id);
+    if (w === undefined || new Date(r.last).getTime() > now - w) continue;
+    await tx.query('DELETE FROM notification_flap_notices WHERE notification_id = $1 AND resource_id = $2', [
+      r.notification_id,
+      r.resource_id,
+    ]);
+    quiet.push({
+      notificationId: r.notification_id,
+      resourceId: r.resource_id,
+      since: new Date(r.since),
+      last: new Date(r.last),
+      event: r.event,
+    });
+  }
+  return quiet;
 }

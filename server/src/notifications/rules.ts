@@ -127,6 +127,12 @@ export class RuleCache {
     return this.rules.filter((r) => r.events.includes(eventName));
   }
 
+  /** A live rule by id (after a refresh). */
+  async byId(tx: Queryable, id: string): Promise<Rule | undefined> {
+    await this.refresh(tx);
+    return this.rules.find((r) => r.id === id);
+  }
+
   /** Whether any live rule exists (flap damping counts state changes only then). */
   async any(tx: Queryable): Promise<boolean> {
     await this.refresh(tx);
