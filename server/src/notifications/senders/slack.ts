@@ -148,7 +148,13 @@ export const slackSender: Sender<SlackConfig> = {
   async send(config, message, ctx: SendContext) {
     const body = payload(config, message);
     if (config.kind === 'webhook') {
-      const answer = await request('slack', { url: config.webhookUrl, json: body }, ctx, [config.webhookUrl]);
+      // The webhook's path is its secret.
+      const path = new URL(config.webhookUrl).pathname;
+      const answer = await request('slack', { url: config.webhookUrl, json: body }, ctx, [
+        config.webhookUrl,
+        path,
+        path.split('/').pop(),
+      ]);
       return { response: { status: answer.status, body: answer.text.slice(0, 200) } };
     }
     const answer = await request(
