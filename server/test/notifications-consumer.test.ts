@@ -36,7 +36,6 @@ describe.each(databaseKinds())('notification consumer on %s', (kind) => {
   let test: TestDatabase;
   let db: Database;
   let router: EventRouter;
-  let consumer: NotificationConsumer;
 
   const drain = () => router.drain();
   const history = async (where = 'true', params: unknown[] = []) =>
@@ -59,8 +58,7 @@ describe.each(databaseKinds())('notification consumer on %s', (kind) => {
       DELETE FROM notification_resource_flips; DELETE FROM notification_silences; DELETE FROM playbook_runs;
       DELETE FROM notifications; DELETE FROM event_queue`);
     router = new EventRouter(db);
-    consumer = new NotificationConsumer({ publicUrl: 'https://opsdeck.example.com', rules: new RuleCache(0) });
-    router.register(consumer);
+    router.register(new NotificationConsumer({ publicUrl: 'https://opsdeck.example.com', rules: new RuleCache(0) }));
   });
 
   it('turns a failing check into exactly one pending row per rule and recipient, with everything delivery needs', async () => {
@@ -289,56 +287,6 @@ describe.each(databaseKinds())('notification consumer on %s', (kind) => {
     expect(await drain()).toBe(2);
     expect(await history()).toEqual([]);
     expect((await db.query('SELECT 1 FROM event_queue')).rows).toEqual([]);
-  });
-
-  it('sends one "flapping" message, holds further flips, and one "settled" message after a calm window', async () => {
-    const canaryId = await f.canary(db);
-    const checkId = await f.check(db, canaryId, 'wobbly');
-    await f.rule(db, { name: 'r', events: ['check.failed', 'check.passed'], custom_services: [HOOK] });
-    for (let i = 0; i < 4; i++) {
-      await f.checkFailed(db, checkId);
-      await f.checkPassed(db, checkId);
-    }
-    await drain();
-    const rows = await history();
-    const flapping = rows.filter((r) => r.body_payload.flapping === 'flapping');
-    expect(flapping).toHaveLength(1);
-    expect(flapping[0]!.status).toBe('pending');
-    const after = rows.slice(rows.indexOf(flapping[0]!) + 1);
-    expect(after.length).toBeGreaterThan(0);
-    expect(after.every((r) => r.status === 'cancelled' && /^flapping/.test(r.reason ?? ''))).toBe(true);
-    // Calm for the window: the next change sends one "settled" message.
-    await db.query(
-      `UPDATE notification_resource_flips SET changes = ARRAY(SELECT t - interval '11 minutes' FROM unnest(changes) t)`,
-    );
-    await f.checkFailed(db, checkId);
-    await drain();
-    const last = (await history()).at(-1)!;
-    expect(last).toMatchObject({ status: 'pending' });
-    expect(last.body_payload.flapping).toBe('settled');
-  });
-
-  it('sends the "settled" message when a flapping resource goes quiet without another event', async () => {
-    const canaryId = await f.canary(db);
-    const checkId = await f.check(db, canaryId, 'wobbly');
-    await f.rule(db, { name: 'r', events: ['check.failed', 'check.passed'], custom_services: [HOOK] });
-    for (let i = 0; i < 3; i++) {
-      await f.checkFailed(db, checkId);
-      await f.checkPassed(db, checkId);
-    }
-    await drain();
-    expect((await history()).filter((r) => r.body_payload.flapping === 'flapping')).toHaveLength(1);
-    expect(await db.transaction((tx) => consumer.settleQuiet(tx))).toBe(0);
-    await db.query(
-      `UPDATE notification_resource_flips SET changes = ARRAY(SELECT t - interval '11 minutes' FROM unnest(changes) t)`,
-    );
-    expect(await db.transaction((tx) => consumer.settleQuiet(tx))).toBe(1);
-    const last = (await history()).at(-1)!;
-    expect(last).toMatchObject({ status: 'pending', source_event: 'check.passed', resource_id: checkId });
-    expect(last.body_payload.flapping).toBe('settled');
-    expect(last.reason).toMatch(/settled: no state change for 10m/);
-    // Once only.
-    expect(await db.transaction((tx) => consumer.settleQuiet(tx))).toBe(0);
   });
 
   it('expands a person to their email and a team to one row per member with an email', async () => {

@@ -27,6 +27,7 @@ import { buildContext, type EventResource } from './context.js';
 import { flapDecision, isStateChange, recordChange, takeQuietNotices, type FlapDecision } from './flapping.js';
 import { DEFAULT_GROUP_INTERVAL_MS, DEFAULT_GROUP_WAIT_MS, findLeader, groupKey, lockKey } from './grouping.js';
 import { findInhibitor, type Inhibitor } from './inhibitions.js';
+import { queuePlaybookRun } from './playbookRecipient.js';
 import { expandRecipients, type Destination, type Unresolved } from './recipients.js';
 import { RuleCache, setRuleError, type Rule } from './rules.js';
 import { findSilence, silenceReason, type Silence } from './silences.js';
@@ -328,23 +329,7 @@ export class NotificationConsumer implements EventConsumer {
     d: Destination,
     write: (decision: Decision) => Promise<string>,
   ): Promise<void> {
-    const { rows } = await tx.query<{ spec: { spec?: { parameters?: { name: string; default?: unknown }[] } } }>(
-      'SELECT spec FROM playbooks WHERE id = $1',
-      [d.playbookId],
-    );
-    const spec = rows[0]?.spec ?? {};
-    // Literal defaults only: templated ones need the HTTP request's context the run API renders with.
-    const params: Record<string, string> = {};
-    for (const p of spec.spec?.parameters ?? [])
-      if (typeof p.default === 'string' && !p.default.includes('{{')) params[p.name] = p.default;
-    const ids: Record<string, string | null> = { config: null, component: null, check: null };
-    if (r && (r.kind === 'config' || r.kind === 'component' || r.kind === 'check')) ids[r.kind] = r.id;
-    const { rows: run } = await tx.query<{ id: string }>(
-      `INSERT INTO playbook_runs (playbook_id, status, spec, parameters, config_id, component_id, check_id)
-       VALUES ($1, 'pending', $2, $3, $4, $5, $6) RETURNING id`,
-      [d.playbookId, JSON.stringify(spec), JSON.stringify(params), ids.config, ids.component, ids.check],
-    );
-    const runId = run[0]!.id;
+    const runId = await queuePlaybookRun(tx, d.playbookId!, r);
     await write({
       status: 'sent',
       reason: `Started ${d.display}: run ${runId}`,
