@@ -246,7 +246,15 @@ export async function startEnvironment(
     if (dbB) {
       // Imported lazily so PostgREST-only runs work while the REST layer is incomplete.
       const { startOpsdeck } = await import('../../src/app.js');
-      const opsdeck = await startOpsdeck({ databaseUrl: dbB.url, port: 0, host: '127.0.0.1', demo: false, registry });
+      // No engines: the event router would consume the fixture's event_queue rows (PostgREST's twin keeps them).
+      const opsdeck = await startOpsdeck({
+        databaseUrl: dbB.url,
+        port: 0,
+        host: '127.0.0.1',
+        demo: false,
+        engines: false,
+        registry,
+      });
       cleanups.push(() => opsdeck.close());
       opsdeckTarget = {
         label: 'Opsdeck',
