@@ -1,0 +1,417 @@
+// Push, incident and webhook channels deliver for real: ntfy, Gotify, PagerDuty, Opsgenie and the generic
+// webhook send to a loopback receiver, email to an in-process SMTP server; the test reads what arrived.
+// 5xx (or a 4xx SMTP reply) is retryable, 4xx (5xx SMTP) is not; timeouts and refused connections are
+// retryable; no error shows a secret.
+import { SMTPServer, type SMTPServerAuthentication } from 'smtp-server';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ResolvedConnection } from '../src/connections/resolve.js';
+import {
+  destinationForConnection,
+  destinationForUrl,
+  emailConfig,
+  SenderError,
+  senderForUrl,
+  type SendContext,
+} from '../src/notifications/senders/index.js';
+import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.js';
+import { testMessage } from './helpers/notification-message.js';
+import { startSmtpSink, type SmtpSink } from './helpers/smtp.js';
+
+let r: HttpReceiver;
+beforeAll(async () => {
+  r = await startHttpReceiver();
+});
+afterAll(() => r.close());
+beforeEach(() => {
+  r.requests.length = 0;
+  r.reply({ status: 200, body: {} });
+});
+
+const ctx = (timeoutMs = 5000): SendContext => ({
+  signal: AbortSignal.timeout(timeoutMs),
+  timeoutMs,
+  smtp: { url: undefined, from: 'ops@example.com' },
+});
+
+const connection = (c: Partial<ResolvedConnection> & { type: string }): ResolvedConnection => ({
+  name: `${c.type}-test`,
+  url: null,
+  username: null,
+  password: null,
+  certificate: null,
+  insecureTls: false,
+  properties: {},
+  ...c,
+});
+
+async function failure(p: Promise<unknown>): Promise<SenderError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(SenderError);
+    return e as SenderError;
+  }
+  throw new Error('expected the send to fail');
+}
+
+const port = () => new URL(r.url).port;
+const PD_KEY = 'eb243592faa24ba2a5511afdf565c889';
+
+const channels: { name: string; destination: () => ReturnType<typeof destinationForUrl>; secret: string }[] = [
+  {
+    name: 'ntfy',
+    destination: () => destinationForUrl(`ntfy://u:NtfyPass1@127.0.0.1:${port()}/alerts?scheme=http`),
+    secret: 'NtfyPass1',
+  },
+  {
+    name: 'gotify',
+    destination: () => destinationForUrl(`gotify://127.0.0.1:${port()}/GotifyTok1?disabletls=yes`),
+    secret: 'GotifyTok1',
+  },
+  {
+    name: 'pagerduty',
+    destination: () => destinationForUrl(`pagerduty:///${PD_KEY}?baseUrl=${r.url}`),
+    secret: PD_KEY,
+  },
+  {
+    name: 'opsgenie',
+    destination: () => destinationForUrl(`opsgenie:///GenieKey1?baseUrl=${r.url}`),
+    secret: 'GenieKey1',
+  },
+  {
+    name: 'generic',
+    destination: () => destinationForUrl(`generic+http://127.0.0.1:${port()}/hook?@X-Api-Key=HookKey1&token=QueryTok1`),
+    secret: 'HookKey1',
+  },
+];
+
+describe('ntfy', () => {
+  it('publishes the body to /topic with Title, Priority, Tags, Click, Markdown and Basic auth', async () => {
+    r.reply({ body: { id: 'n1', time: 1700000000 } });
+    const { sender, config } = destinationForUrl(`ntfy://u:NtfyPass1@127.0.0.1:${port()}/alerts?scheme=http&tags=prod`);
+    const result = await sender.send(config, testMessage(), ctx());
+    const req = r.last();
+    expect(req.method).toBe('POST');
+    expect(req.path).toBe('/alerts');
+    expect(req.body).toBe(testMessage().body);
+    expect(req.headers).toMatchObject({
+      title: 'Check api-health failed',
+      priority: '5',
+      tags: 'rotating_light,prod',
+      click: 'https://opsdeck.example.com/health?checkId=c1',
+      markdown: 'yes',
+      authorization: `Basic ${Buffer.from('u:NtfyPass1').toString('base64')}`,
+    });
+    expect(result.response).toEqual({ id: 'n1', time: 1700000000 });
+  });
+
+  it('sends an access token alone as Bearer (connection) and resolved at default priority', async () => {
+    const { sender, config } = destinationForConnection(
+      connection({ type: 'ntfy', url: r.url, password: 'tk_abc', properties: { topic: 'ops' } }),
+    );
+    await sender.send(config, testMessage({ state: 'resolved' }), ctx());
+    expect(r.last().path).toBe('/ops');
+    expect(r.last().headers).toMatchObject({ authorization: 'Bearer tk_abc', priority: '3', tags: 'white_check_mark' });
+  });
+});
+
+describe('Gotify', () => {
+  it('posts {title, message, priority, extras} to /message?token=', async () => {
+    r.reply({ body: { id: 12, appid: 3 } });
+    const { sender, config } = destinationForUrl(`gotify://127.0.0.1:${port()}/sub/GotifyTok1?disabletls=yes`);
+    const result = await sender.send(config, testMessage(), ctx());
+    const req = r.last();
+    expect(req.method).toBe('POST');
+    expect(req.path).toBe('/sub/message');
+    expect(req.query.get('token')).toBe('GotifyTok1');
+    expect(req.json).toEqual({
+      title: 'Check api-health failed',
+      message: testMessage().body,
+      priority: 8,
+      extras: {
+        'client::display': { contentType: 'text/markdown' },
+        'client::notification': { click: { url: 'https://opsdeck.example.com/health?checkId=c1' } },
+      },
+    });
+    expect(result.response).toEqual({ id: 12, appid: 3 });
+  });
+});
+
+describe('PagerDuty', () => {
+  it('triggers, then resolves the same dedup_key, on /v2/enqueue', async () => {
+    r.reply((req) => ({
+      status: 202,
+      body: { status: 'success', message: 'Event processed', dedup_key: (req.json as { dedup_key: string }).dedup_key },
+    }));
+    const { sender, config } = destinationForConnection(
+      connection({ type: 'pagerduty', password: PD_KEY, url: r.url, properties: { severity: 'warning' } }),
+    );
+    const result = await sender.send(config, testMessage(), ctx());
+    expect(r.last().path).toBe('/v2/enqueue');
+    expect(r.last().json).toMatchObject({
+      routing_key: PD_KEY,
+      event_action: 'trigger',
+      dedup_key: 'rule-1:check-c1',
+      client: 'Opsdeck',
+      client_url: 'https://opsdeck.example.com/health?checkId=c1',
+      payload: { summary: 'Check api-health failed', source: 'api-health', severity: 'warning' },
+      links: [{ href: 'https://opsdeck.example.com/health?checkId=c1' }],
+    });
+    expect(result.response).toEqual({ status: 'success', message: 'Event processed', dedup_key: 'rule-1:check-c1' });
+    await sender.send(config, testMessage({ state: 'resolved' }), ctx());
+    expect(r.last().json).toEqual({ routing_key: PD_KEY, event_action: 'resolve', dedup_key: 'rule-1:check-c1' });
+  });
+
+  it("reports PagerDuty's invalid-event answer as final", async () => {
+    r.reply({
+      status: 400,
+      body: { status: 'invalid event', message: 'Event object is invalid', errors: ['Length of summary is invalid'] },
+    });
+    const { sender, config } = destinationForUrl(`pagerduty:///?integrationKey=${PD_KEY}&baseUrl=${r.url}`);
+    const err = await failure(sender.send(config, testMessage(), ctx()));
+    expect(err.message).toBe(
+      'pagerduty: HTTP 400: invalid event; Event object is invalid; Length of summary is invalid',
+    );
+    expect(err.retryable).toBe(false);
+  });
+});
+
+describe('Opsgenie', () => {
+  it('creates an alert with GenieKey auth and alias = dedupKey, closes it by alias when resolved', async () => {
+    r.reply({ status: 202, body: { result: 'Request will be processed', took: 0.1, requestId: 'rq1' } });
+    const { sender, config } = destinationForConnection(
+      connection({
+        type: 'opsgenie',
+        password: 'GenieKey1',
+        properties: { host: r.url, port: '443', responders: 'team:sre' },
+      }),
+    );
+    const result = await sender.send(config, testMessage(), ctx());
+    let req = r.last();
+    expect(req.method).toBe('POST');
+    expect(req.path).toBe('/v2/alerts');
+    expect(req.headers.authorization).toBe('GenieKey GenieKey1');
+    expect(req.json).toMatchObject({
+      message: 'Check api-health failed',
+      alias: 'rule-1:check-c1',
+      priority: 'P1',
+      responders: [{ type: 'team', name: 'sre' }],
+    });
+    expect(result.response).toEqual({ result: 'Request will be processed', requestId: 'rq1' });
+    await sender.send(config, testMessage({ state: 'resolved' }), ctx());
+    req = r.last();
+    expect(req.url).toBe('/v2/alerts/rule-1%3Acheck-c1/close?identifierType=alias');
+    expect(req.headers.authorization).toBe('GenieKey GenieKey1');
+    expect(req.json).toMatchObject({ source: 'Opsdeck' });
+  });
+});
+
+describe('Generic webhook', () => {
+  it('posts {title, message} JSON with custom keys, headers, extra fields and forwarded query', async () => {
+    r.reply({ body: 'accepted' });
+    const { sender, config } = destinationForUrl(
+      `generic+http://127.0.0.1:${port()}/hook?@X-Api-Key=HookKey1&$team=sre&titlekey=subject&_method=keep`,
+    );
+    const result = await sender.send(config, testMessage(), ctx());
+    const req = r.last();
+    expect(req.method).toBe('POST');
+    expect(req.url).toBe('/hook?method=keep');
+    expect(req.headers['x-api-key']).toBe('HookKey1');
+    expect(req.headers['content-type']).toBe('application/json');
+    expect(req.json).toEqual({ team: 'sre', subject: 'Check api-health failed', message: testMessage().body });
+    expect(result.response).toEqual({ status: 200, body: 'accepted' });
+  });
+
+  it('renders a connection body template, with its method, content type and Basic auth', async () => {
+    const { sender, config } = destinationForConnection(
+      connection({
+        type: 'generic_webhook',
+        url: `${r.url}/in`,
+        username: 'svc',
+        password: 'Pw1',
+        properties: {
+          method: 'PUT',
+          contentType: 'text/plain',
+          bodyTemplate: '[{{.severity}}] {{.title}} {{.permalink}}',
+        },
+      }),
+    );
+    await sender.send(config, testMessage(), ctx());
+    const req = r.last();
+    expect(req.method).toBe('PUT');
+    expect(req.headers['content-type']).toBe('text/plain');
+    expect(req.headers.authorization).toBe(`Basic ${Buffer.from('svc:Pw1').toString('base64')}`);
+    expect(req.body).toBe('[critical] Check api-health failed https://opsdeck.example.com/health?checkId=c1');
+  });
+
+  it('gives up after the timeout, retryably', async () => {
+    r.reply({ hang: true });
+    const { sender, config } = destinationForUrl(`generic+http://127.0.0.1:${port()}/slow`);
+    const err = await failure(sender.send(config, testMessage(), ctx(300)));
+    expect(err.message).toBe('generic: no answer within 300 ms');
+    expect(err.retryable).toBe(true);
+  });
+
+  it('reports a refused connection as retryable', async () => {
+    const closed = await startHttpReceiver();
+    await closed.close();
+    const { sender, config } = destinationForUrl(`generic+${closed.url}/x`);
+    const err = await failure(sender.send(config, testMessage(), ctx()));
+    expect(err.message).toMatch(/^generic: could not reach 127\.0\.0\.1:\d+: ECONNREFUSED$/);
+    expect(err.retryable).toBe(true);
+  });
+});
+
+describe.each(channels)('$name answers', ({ destination, secret }) => {
+  it('500 → a retryable SenderError with the status and message', async () => {
+    r.reply((req) => ({
+      status: 500,
+      body: { message: `internal trouble at ${req.url} ${JSON.stringify(req.headers)}` },
+    }));
+    const { sender, config } = destination();
+    const err = await failure(sender.send(config, testMessage(), ctx()));
+    expect(err.retryable).toBe(true);
+    expect(err.message).toMatch(/HTTP 500: internal trouble/);
+    expect(err.message).not.toContain(secret);
+  });
+
+  it('400 → a SenderError that is not retried', async () => {
+    r.reply((req) => ({ status: 400, body: { error: 'bad request', echo: req.url } }));
+    const { sender, config } = destination();
+    const err = await failure(sender.send(config, testMessage(), ctx()));
+    expect(err.retryable).toBe(false);
+    expect(err.message).toMatch(/HTTP 400: bad request/);
+    expect(err.message).not.toContain(secret);
+  });
+
+  it('408 → retryable', async () => {
+    r.reply({ status: 408, body: 'timeout' });
+    const { sender, config } = destination();
+    expect((await failure(sender.send(config, testMessage(), ctx()))).retryable).toBe(true);
+  });
+
+  it('describes the destination without the secret', () => {
+    expect(destination().description).not.toContain(secret);
+  });
+});
+
+describe('Email', () => {
+  let sink: SmtpSink;
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+  });
+  afterAll(() => sink.close());
+
+  it("mails given addresses through the server's SMTP_URL, HTML and text", async () => {
+    const sender = senderForUrl('smtp://x');
+    const config = emailConfig(sink.url, 'Opsdeck <ops@example.com>', ['p1@example.com', 'p2@example.com']);
+    const result = await sender.send(config, testMessage(), ctx());
+    const mail = await sink.waitFor('p1@example.com', /api-health/);
+    expect(mail.from).toBe('ops@example.com');
+    expect(mail.to).toEqual(['p1@example.com', 'p2@example.com']);
+    expect(mail.subject).toBe('Check api-health failed');
+    expect(mail.raw).toMatch(/Content-Type: text\/plain/);
+    expect(mail.raw).toMatch(/Content-Type: text\/html/);
+    expect(mail.raw).toContain('<strong>api-health</strong>');
+    expect(mail.links).toContain('https://opsdeck.example.com/health?checkId=c1');
+    expect(result.response).toMatchObject({ accepted: ['p1@example.com', 'p2@example.com'], rejected: [] });
+  });
+
+  it('reads from, fromName and to of an smtp:// URL', async () => {
+    const smtpPort = new URL(sink.url).port;
+    const { sender, config } = destinationForUrl(
+      `smtp://127.0.0.1:${smtpPort}/?from=alerts@example.com&fromName=Ops%20Alerts&to=oncall@example.com&encryption=None`,
+    );
+    await sender.send(config, testMessage({ title: 'Disk almost full' }), ctx());
+    const mail = await sink.waitFor('oncall@example.com', /Disk almost full/);
+    expect(mail.raw).toMatch(/^From: Ops Alerts <alerts@example\.com>$/m);
+  });
+
+  describe('against a server that authenticates and refuses some recipients', () => {
+    let server: SMTPServer;
+    let smtpPort = 0;
+    const users: string[] = [];
+    beforeAll(async () => {
+      server = new SMTPServer({
+        authOptional: false,
+        allowInsecureAuth: true,
+        disabledCommands: ['STARTTLS'],
+        logger: false,
+        onAuth(auth: SMTPServerAuthentication, _session, cb) {
+          if (auth.username === 'bob' && auth.password === 'SmtpSecret1') {
+            users.push(auth.username);
+            cb(null, { user: auth.username });
+          } else cb(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
+        },
+        onRcptTo(address, _session, cb) {
+          if (address.address === 'nobody@example.com')
+            return cb(Object.assign(new Error('No such user'), { responseCode: 550 }));
+          if (address.address === 'later@example.com')
+            return cb(Object.assign(new Error('Mailbox busy, try later'), { responseCode: 451 }));
+          cb();
+        },
+        onData(stream, _session, cb) {
+          stream.resume();
+          stream.on('end', () => cb());
+        },
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      smtpPort = (server.server.address() as AddressInfo).port;
+    });
+    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+    const mailConnection = (password: string, to: string) =>
+      connection({
+        type: 'email',
+        username: 'bob',
+        password,
+        properties: {
+          host: '127.0.0.1',
+          port: String(smtpPort),
+          from: 'ops@example.com',
+          fromName: 'Opsdeck',
+          encryption: 'None',
+          auth: 'Plain',
+          to,
+        },
+      });
+
+    it('logs in with the connection credentials and delivers', async () => {
+      const { sender, config } = destinationForConnection(mailConnection('SmtpSecret1', 'a@example.com'));
+      const result = await sender.send(config, testMessage(), ctx());
+      expect(users).toContain('bob');
+      expect(result.response).toMatchObject({ accepted: ['a@example.com'] });
+    });
+
+    it('a refused recipient (550) is final, a busy one (451) is retried', async () => {
+      const refused = destinationForConnection(mailConnection('SmtpSecret1', 'nobody@example.com'));
+      const final = await failure(refused.sender.send(refused.config, testMessage(), ctx()));
+      expect(final.retryable).toBe(false);
+      expect(final.message).toMatch(/No such user/);
+      const busy = destinationForConnection(mailConnection('SmtpSecret1', 'later@example.com'));
+      const later = await failure(busy.sender.send(busy.config, testMessage(), ctx()));
+      expect(later.retryable).toBe(true);
+      expect(later.message).toMatch(/Mailbox busy/);
+    });
+
+    it('a failed login is final and does not show the password', async () => {
+      const { sender, config } = destinationForConnection(mailConnection('WrongSecret9', 'a@example.com'));
+      const err = await failure(sender.send(config, testMessage(), ctx()));
+      expect(err.message).toMatch(/^email: EAUTH: /);
+      expect(err.message).not.toContain('WrongSecret9');
+      expect(err.retryable).toBe(false);
+    });
+
+    it('a server that does not answer is retryable', async () => {
+      const closed = await startHttpReceiver();
+      await closed.close();
+      const { sender, config } = destinationForUrl(
+        `smtp://127.0.0.1:${new URL(closed.url).port}/?from=a@example.com&to=b@example.com`,
+      );
+      const err = await failure(sender.send(config, testMessage(), ctx()));
+      expect(err.message).toMatch(/ECONNREFUSED|ECONNECTION/);
+      expect(err.retryable).toBe(true);
+    });
+  });
+});
