@@ -106,6 +106,13 @@ function touchesTypeFields(row: Record<string, unknown>): boolean {
   return [...CONNECTION_COLUMNS, 'properties'].some((k) => k in row);
 }
 
+/** An update replaces `properties` whole: the type's property defaults go back into it. */
+function withPropertyDefaults(row: Record<string, unknown>, type: string): void {
+  const props = row.properties;
+  if (!props || typeof props !== 'object' || Array.isArray(props)) return;
+  row.properties = withConnectionDefaults({ type, properties: props }).properties;
+}
+
 /** An update replaces `properties` whole: the type's required properties must be in it. */
 function patchErrors(row: Record<string, unknown>, type: string): ConnectionFieldError[] {
   const errors = validateConnection({ ...row, type }, { partial: true });
@@ -135,6 +142,7 @@ async function guardPatch(
       const def = connectionType(typeof row.type === 'string' ? row.type : undefined);
       const found = def ? patchErrors(row, def.type) : validateConnection(row, { partial: true });
       errors.push(...found.map((e) => ({ ...e, ...at })));
+      if (def) withPropertyDefaults(row, def.type);
       continue;
     }
     if (stored === null) stored = await storedRows(db, filters);
@@ -155,6 +163,8 @@ async function guardPatch(
         if (!found.some((x) => x.field === e.field)) found.push(e);
     }
     errors.push(...found.map((e) => ({ ...e, ...at })));
+    const only = types.length === 1 ? connectionType(types[0]) : undefined;
+    if (only) withPropertyDefaults(row, only.type);
   }
   return { rows: out, errors };
 }
