@@ -43,10 +43,14 @@ export function parseMarkdown(src: string): Block[] {
       endParagraph();
       continue;
     }
-    const heading = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    const heading = /^\s{0,3}(#{1,6})\s+(.*)$/.exec(line);
     if (heading) {
       endParagraph();
-      blocks.push({ kind: 'heading', level: heading[1].length, content: parseInline(heading[2]) });
+      // A closing run of # is dropped when a space comes before it ("## Title ##").
+      let text = heading[2].trimEnd();
+      const unclosed = text.replace(/#+$/, '');
+      if (unclosed === '' || /\s$/.test(unclosed)) text = unclosed.trimEnd();
+      blocks.push({ kind: 'heading', level: heading[1].length, content: parseInline(text) });
       continue;
     }
     if (/^\s{0,3}([-*_])(\s*\1){2,}\s*$/.test(line)) {

@@ -5,7 +5,8 @@
 //   pagerduty://[host[:port]]/{integrationKey}[?severity=&source=&baseUrl=]
 //   pagerduty://[host[:port]]/?integrationKey={key}
 // Host defaults to events.pagerduty.com; `baseUrl` replaces https://host[:port]. A connection has
-// password = the integration (routing) key, properties.severity and url = the Events API URL.
+// password = the integration (routing) key, url = the Events API URL and properties.severity. A severity
+// option (URL, connection or the rule's to.properties) fixes the event's severity; else the message's.
 import type { ResolvedConnection } from '../../connections/resolve.js';
 import { LINK_LABEL } from './content.js';
 import {
