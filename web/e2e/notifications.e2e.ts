@@ -4,11 +4,13 @@
 // button (the add form prefilled), the next failure recorded as silenced and nothing delivered;
 // the silence deleted after its confirmation. Also: the rule's Code tab refusing an unknown event
 // with the server's line, and an expired silence struck through.
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { ADMIN, expect, expectToast, useConsole, waitForUrl } from './harness.js';
+import { ADMIN, expect, expectToast, SCREENS_DIR, useConsole, waitForUrl } from './harness.js';
 import { applyCanary, canaryYaml, startTarget, type HttpTarget } from './healthSeed.js';
 
 interface Receiver {
@@ -66,6 +68,12 @@ async function historyStatuses(): Promise<string[]> {
   return rows.map((r) => r.status);
 }
 
+async function screenshot(page: Page, name: string) {
+  fs.mkdirSync(SCREENS_DIR, { recursive: true });
+  await page.waitForTimeout(300); // let transitions settle
+  await page.screenshot({ path: path.join(SCREENS_DIR, `${name}.png`) });
+}
+
 async function runNow(page: Page) {
   const res = await page.request.post(`/api/canary/run/check/${checkId}`, { headers: { origin: app.url } });
   expect(res.ok()).toBe(true);
@@ -104,6 +112,7 @@ describe('notifications', () => {
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.getByText('Duration must be greater than 1 minute').waitFor();
     await dialog.getByLabel('Wait For', { exact: true }).selectOption('');
+    await screenshot(page, 'notifications-rule-form');
 
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expectToast(page, `${RULE} created successfully`);
@@ -111,6 +120,7 @@ describe('notifications', () => {
     await row.waitFor();
     await expect.poll(() => row.textContent()).toContain('check.failed');
     await expect.poll(() => row.textContent()).toContain(`generic+${receiver.url}/hook`);
+    await screenshot(page, 'notifications-rules');
     const { rows } = await app.db.query<{ events: string[]; custom_services: unknown; source: string }>(
       'SELECT events, custom_services, source FROM notifications WHERE name = $1 AND deleted_at IS NULL',
       [RULE],
@@ -150,6 +160,7 @@ describe('notifications', () => {
     const body = details.getByTestId('notification-body');
     await expect.poll(() => body.textContent()).toContain('expected status 200, got 500');
     expect(await body.getByRole('link', { name: 'View check in Opsdeck' }).getAttribute('href')).toContain(checkId);
+    await screenshot(page, 'notifications-history-details');
     // The details open from the link alone.
     const link = page.url();
     await page.keyboard.press('Escape');
@@ -187,6 +198,7 @@ describe('notifications', () => {
     await expect.poll(() => form.getByRole('button', { name: 'Check', exact: true }).textContent()).toBe(CHECK);
     await form.getByLabel('Duration').selectOption('4h');
     await form.getByLabel('Reason').fill('deploying the API');
+    await screenshot(page, 'notifications-silence-add');
     await form.getByRole('button', { name: 'Save' }).click();
     await expectToast(page, 'Silence added successfully');
     await waitForUrl(page, (u) => u.pathname === '/notifications/silences');
@@ -201,6 +213,10 @@ describe('notifications', () => {
     await page.goto('/notifications?status=silenced');
     const silenced = page.getByRole('row').filter({ hasText: CHECK });
     await silenced.getByTestId('send-status').filter({ hasText: 'Silenced' }).waitFor();
+    await page.goto('/notifications');
+    await page.getByRole('row').filter({ hasText: 'Silenced' }).waitFor();
+    await screenshot(page, 'notifications-history');
+    await page.goto('/notifications?status=silenced');
     await silenced.click();
     await page.getByRole('dialog').getByTestId('send-details').waitFor();
     await expect.poll(() => page.getByRole('dialog').getByTestId('send-details').textContent()).toContain('Reason');
@@ -264,5 +280,49 @@ describe('notifications', () => {
     const row = page.getByRole('row').filter({ hasText: 'last night' });
     await row.waitFor();
     expect(await row.locator('[data-expired]').count()).toBeGreaterThan(0);
+    await screenshot(page, 'notifications-silences');
+  });
+
+  it('shows a viewer the screens without Add, Update, Delete or Silence, and the server refuses their writes', async () => {
+    const admin = await app.adminPage();
+    const invited = await admin.request.post('/api/users/invite', {
+      data: { firstName: 'Vera', lastName: 'Viewer', email: 'viewer@e2e.test', role: 'viewer' },
+      headers: { origin: app.url },
+    });
+    expect(invited.ok()).toBe(true);
+    const token = new URL(((await invited.json()) as { link: string }).link, app.url).searchParams.get('invite');
+    const accepted = await admin.request.post('/api/auth/invite/accept', {
+      data: { token, password: 'viewer-password-1' },
+      headers: { origin: app.url },
+    });
+    expect(accepted.ok()).toBe(true);
+
+    const page = await app.newPage();
+    await app.signIn(page, 'viewer@e2e.test', 'viewer-password-1');
+    await page.goto('/notifications/rules');
+    const row = page.getByRole('row').filter({ hasText: RULE });
+    await row.waitFor();
+    expect(await page.getByRole('button', { name: 'Add Rule' }).count()).toBe(0);
+    await row.click();
+    const dialog = page.getByRole('dialog', { name: RULE });
+    await dialog.getByRole('button', { name: 'Close', exact: true }).last().waitFor();
+    expect(await dialog.getByRole('button', { name: 'Update' }).count()).toBe(0);
+    expect(await dialog.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    expect(await dialog.getByLabel('Name', { exact: true }).isDisabled()).toBe(true);
+
+    await page.goto('/notifications/silences');
+    await page.getByRole('row').filter({ hasText: 'last night' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Add Silence' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+
+    await page.goto(`/health?checkId=${checkId}`);
+    await page.getByRole('dialog').getByTestId('check-drawer-title').waitFor();
+    expect(await page.getByRole('dialog').getByRole('link', { name: 'Silence' }).count()).toBe(0);
+
+    const refused = await page.request.post('/api/db/notification_silences', {
+      data: { check_id: checkId, until: new Date(Date.now() + 3_600_000).toISOString() },
+      headers: { origin: app.url },
+    });
+    expect(refused.status()).toBe(403);
   });
 });

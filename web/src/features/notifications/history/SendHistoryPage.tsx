@@ -31,7 +31,7 @@ const RESOURCE_TYPE_LABELS: Record<string, string> = {
 
 // The newest first: the history is not sorted by other columns.
 const unsorted = { enableSorting: false } as const;
-const muted = (text: string) => <span className="text-muted tabular-nums">{text}</span>;
+const muted = (text: string) => <span className="whitespace-nowrap text-muted tabular-nums">{text}</span>;
 
 export default function SendHistoryPage() {
   const [params, setParams] = useSearchParams();
@@ -75,7 +75,12 @@ export default function SendHistoryPage() {
           return <ResourceCell type={r.resource_type} id={r.resource_id} name={r.resource_name ?? r.resource?.name} />;
         },
       }),
-      column.accessor((r) => r.notification_name ?? '', { ...unsorted, id: 'rule', header: 'Rule' }),
+      column.accessor((r) => r.notification_name ?? '', {
+        ...unsorted,
+        id: 'rule',
+        header: 'Rule',
+        cell: (c) => <span className="whitespace-nowrap">{c.getValue()}</span>,
+      }),
       column.accessor((r) => r.person_name ?? r.recipient ?? '', {
         ...unsorted,
         id: 'recipient',

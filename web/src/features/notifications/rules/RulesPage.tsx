@@ -58,7 +58,10 @@ export default function RulesPage() {
 
   const columns = useMemo(
     () => [
-      column.accessor('name', { header: 'Name', cell: (c) => <span className="font-medium">{c.getValue()}</span> }),
+      column.accessor('name', {
+        header: 'Name',
+        cell: (c) => <span className="whitespace-nowrap font-medium">{c.getValue()}</span>,
+      }),
       column.accessor('events', {
         header: 'Events',
         enableSorting: false,
