@@ -56,6 +56,12 @@ const benchmarks = {
       'catalog engine: 10,000 file items scraped (new, unchanged, one field changed each, reverted, repeated): time per scrape and changes written, PostgreSQL and PGlite',
     flags: '--items 10000 --db postgres|pglite|all --rounds 1',
   },
+  notifications: {
+    file: 'bench/notifications.ts',
+    summary:
+      'notifications: 10,000 check.failed events/min through 100 rules with CEL filters into a loopback webhook: event-to-delivery p50/p99, server CPU, PostgreSQL and PGlite',
+    flags: '--db postgres|pglite|all --rate 10000 --minutes 1 --rules 100 --stage all|delivery',
+  },
 };
 
 const [name, ...args] = process.argv.slice(2);

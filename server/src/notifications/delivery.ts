@@ -139,7 +139,10 @@ export class NotificationDelivery {
         try {
           const rows = await claimDue(this.db, this.owner, free, this.o.leaseMs);
           claimed = rows.length;
-          if (claimed) this.track(this.deliverAll(rows));
+          if (claimed) {
+            const rules = await loadRules(this.db, [...new Set(rows.map((r) => r.notification_id))]);
+            for (const row of rows) this.track(this.deliverLogged(row, rules.get(row.notification_id)));
+          }
         } catch (e) {
           console.error('notification delivery:', errorText(e));
         }
@@ -169,13 +172,12 @@ export class NotificationDelivery {
 
   private async deliverAll(rows: PendingRow[]): Promise<void> {
     const rules = await loadRules(this.db, [...new Set(rows.map((r) => r.notification_id))]);
-    await Promise.all(
-      rows.map((row) =>
-        this.deliver(row, rules.get(row.notification_id)).catch((e) =>
-          console.error(`notification delivery: row ${row.id}:`, errorText(e)),
-        ),
-      ),
-    );
+    await Promise.all(rows.map((row) => this.deliverLogged(row, rules.get(row.notification_id))));
+  }
+
+  /** deliver() whose unexpected failure (the database went away) is logged; the lease expires. */
+  private deliverLogged(row: PendingRow, rule: Rule | undefined): Promise<unknown> {
+    return this.deliver(row, rule).catch((e) => console.error(`notification delivery: row ${row.id}:`, errorText(e)));
   }
 
   /** One claimed row, start to finish. */
