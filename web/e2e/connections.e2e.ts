@@ -1,7 +1,8 @@
 // /settings/connections (spec/3 §2 Connections, §6, §8): an admin adds a PostgreSQL connection to this
 // machine's PostgreSQL and tests it; a connection to a closed port shows why its test failed; an edit
 // that does not retype the password keeps the stored one (and still tests fine); a secret reference is
-// stored as its address; a connection from Kubernetes is read-only; Delete asks first, then the row goes.
+// stored as its address; a connection from Kubernetes is read-only; a type the server cannot test says
+// so; Delete asks first, then the row goes.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page, Request } from 'playwright-core';
@@ -202,6 +203,24 @@ describe('connections', () => {
         .count(),
     ).toBe(0);
     await dialog(page).getByRole('button', { name: 'Close', exact: true }).last().click();
+  });
+
+  it('says when a type cannot be tested', async () => {
+    const page = await app.adminPage();
+    await app.db.query(
+      `INSERT INTO connections (name, namespace, type, username, properties, source)
+         VALUES ('file-share', 'default', 'smb', 'svc', '{"host": "files.internal", "port": "445", "share": "logs"}', 'UI')`,
+    );
+    await page.goto('/settings/connections');
+    await row(page, 'file-share').getByRole('button', { name: 'Test file-share' }).click();
+    await expectToast(page, 'We currently do not support testing this connection type');
+
+    await cell(page, 'file-share').click();
+    expect(await field(page, 'Port').inputValue()).toBe('445');
+    await field(page, 'Password').fill('typed-for-the-test');
+    await dialog(page).getByRole('button', { name: 'Test' }).click();
+    await testResult(page).getByText('We currently do not support testing this connection type').waitFor();
+    await dialog(page).getByRole('button', { name: 'Cancel' }).click();
   });
 
   it('deletes a connection after confirmation', async () => {
