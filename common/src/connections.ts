@@ -541,7 +541,7 @@ export function validateConnection(row: ConnectionInput, opts: { partial?: boole
 }
 
 /** The row with the type's defaults filled in where the input left a field out (a new connection). */
-export function withConnectionDefaults<T extends ConnectionInput>(row: T): T {
+export function withConnectionDefaults<T extends ConnectionInput>(row: T): T & ConnectionInput {
   const def = connectionType(typeof row.type === 'string' ? row.type : undefined);
   if (!def) return row;
   const out: ConnectionInput = { ...row, namespace: isBlank(row.namespace) ? 'default' : row.namespace };
