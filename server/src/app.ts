@@ -11,6 +11,8 @@ import { checkers } from './health/checkers/index.js';
 import { HealthEngine } from './health/engine.js';
 import { IncidentEngine } from './incidents/engine.js';
 import { PlaybookRunner } from './playbooks/runner.js';
+import { PlaybookScheduleTrigger } from './playbooks/scheduleTrigger.js';
+import { PlaybookTriggerConsumer } from './playbooks/triggerConsumer.js';
 import { EventRouter } from './jobs/eventQueue.js';
 import { DEFAULT_RETENTION, rollupAndPrune } from './health/rollup.js';
 import { seedDemo } from './demo/index.js';
@@ -104,6 +106,7 @@ export async function createContext(options: StartOptions = {}): Promise<AppCont
       },
     };
     ctx.events.register(new NotificationConsumer({ publicUrl: config.publicUrl }));
+    ctx.events.register(new PlaybookTriggerConsumer());
     return ctx;
   } catch (e) {
     if (!database) await db.close().catch(() => undefined);
@@ -129,6 +132,9 @@ async function startEngines(ctx: AppContext): Promise<() => Promise<void>> {
   // Playbook runs, claimed within a second of being requested (leases in playbook_runs).
   const playbooks = new PlaybookRunner(ctx.db, { mailer: ctx.identity.mailer, smtpFrom: ctx.config.smtpFrom });
   playbooks.start();
+  // on.schedule: due schedules queue their runs (one replica each, rows locked in one transaction).
+  const playbookSchedules = new PlaybookScheduleTrigger(ctx.db);
+  playbookSchedules.start();
   // Notifications: the pending send-history rows the consumer writes, sent under leases.
   const delivery = new NotificationDelivery(ctx.db, {
     channels: serverChannels,
@@ -149,6 +155,7 @@ async function startEngines(ctx: AppContext): Promise<() => Promise<void>> {
     await ctx.catalog.stop();
     await ctx.events.stop();
     await incidents.stop();
+    await playbookSchedules.stop();
     await playbooks.stop();
     await delivery.stop();
   };

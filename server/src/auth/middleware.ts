@@ -10,6 +10,8 @@ export type AuthEnv = { Variables: { principal: Principal } };
 function isPublic(method: string, path: string): boolean {
   if (path === '/api/about' || path === '/api/auth/config') return true;
   if (path === '/api/auth/invite' || path === '/api/auth/invite/accept') return true;
+  // Playbook webhooks authenticate with the playbook's own on.webhook.authentication (playbooks/webhook.ts).
+  if (method === 'POST' && path.startsWith('/api/playbook/webhook/')) return true;
   // better-auth's own endpoints (sign-in, sign-out, reset, verify, 2FA, OAuth callbacks).
   return path.startsWith('/api/auth/') && path !== '/api/auth/whoami';
 }

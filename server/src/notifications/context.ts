@@ -71,7 +71,8 @@ export function permalinkOf(publicUrl: string, kind: ResourceKind, id: string): 
 export function eventKind(name: string): ResourceKind | undefined {
   const head = name.split('.')[0];
   if (head === 'check' || head === 'component' || head === 'config' || head === 'incident') return head;
-  if (name.startsWith('playbook.run.')) return 'playbook_run';
+  // playbook.approval.inserted carries the waiting run's id, like the playbook.run.* events.
+  if (name.startsWith('playbook.run.') || name === 'playbook.approval.inserted') return 'playbook_run';
   return undefined;
 }
 
@@ -111,22 +112,23 @@ async function loadResource(
 ): Promise<EventResource | undefined> {
   const id = props.id;
   if (kind === 'check') {
-    const check = await one(
+    // One round trip: the check, its canary and the components it belongs to.
+    const row = await one(
       tx,
-      `SELECT id, canary_id, agent_id, type, name, namespace, description, icon, labels, owner, severity, endpoint,
-              status, last_runtime, last_transition_time, created_at, updated_at, deleted_at FROM checks WHERE id = $1`,
+      `SELECT c.id, c.canary_id, c.agent_id, c.type, c.name, c.namespace, c.description, c.icon, c.labels, c.owner,
+              c.severity, c.endpoint, c.status, c.last_runtime, c.last_transition_time, c.created_at, c.updated_at,
+              c.deleted_at,
+              (SELECT jsonb_build_object('id', k.id, 'name', k.name, 'namespace', k.namespace, 'labels', k.labels,
+                        'agent_id', k.agent_id) FROM canaries k WHERE k.id = c.canary_id) AS canary_row,
+              ARRAY(SELECT DISTINCT r.component_id::text FROM check_component_relationships r
+                    WHERE r.check_id = c.id AND r.deleted_at IS NULL) AS component_ids
+       FROM checks c WHERE c.id = $1`,
       id,
     );
-    if (!check) return undefined;
-    const canary = await one(
-      tx,
-      'SELECT id, name, namespace, labels, agent_id FROM canaries WHERE id = $1',
-      check.canary_id,
-    );
-    const { rows } = await tx.query<{ component_id: string }>(
-      `SELECT DISTINCT component_id FROM check_component_relationships WHERE check_id = $1 AND deleted_at IS NULL`,
-      [check.id],
-    );
+    if (!row) return undefined;
+    const { canary_row, component_ids, ...check } = row;
+    const canary = (canary_row as Row | null) ?? undefined;
+    const rows = (component_ids as string[]).map((component_id) => ({ component_id }));
     env.check = check;
     env.canary = canary ?? null;
     // The event's status is the state it announced (the check may have moved since).

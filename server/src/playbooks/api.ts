@@ -1,13 +1,17 @@
 // /api/playbook: apply Playbook resources (YAML or JSON), read them back, delete them; list the
 // playbooks runnable on a resource, render a playbook's parameters for one, request a run, read a
-// run with its actions, and cancel one (docs/api.md, "Playbooks").
+// run with its actions (and its approval state), cancel one; approvals (approvalsApi.ts) and the
+// webhook trigger (webhook.ts) are added here too (docs/api.md, "Playbooks").
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { Identity } from '../auth/identity.js';
 import { HttpError, requirePermission, type AuthEnv } from '../auth/middleware.js';
 import type { Database } from '../db/database.js';
 import { addResourceRoutes, inResourceOrder, UUID } from '../resources/routes.js';
+import { addApprovalRoutes, runApprovalInfo } from './approvalsApi.js';
 import { ParameterError, renderDefaults, resolveParams } from './parameters.js';
+import { checkReferences } from './references.js';
+import { addWebhookRoute } from './webhook.js';
 import { parsePlaybook, parseStoredPlaybook, type PlaybookDefinition } from './playbook.js';
 import {
   acceptedKinds,
@@ -177,25 +181,37 @@ export function playbookRoutes(deps: Deps): Hono<AuthEnv> {
       const parent = await db.query('SELECT 1 FROM playbook_runs WHERE id = $1', [body.parent_id]);
       if (!parent.rows.length) throw bad('parent_id: no such run.', 'parent_id');
     }
-    const run = await queueRun(db, {
-      playbookId: row.id,
-      resource: resource && { kind: resource.kind, id: resource.target.match.id },
-      params,
-      spec: row.spec,
-      parentId: body.parent_id ?? null,
-      createdBy: principal.id,
-    });
-    return c.json({ run_id: run.id, starts_at: new Date(run.scheduled_time).toISOString() }, 201);
+    const run = await db.transaction((tx) =>
+      queueRun(tx, {
+        playbookId: row.id,
+        playbookName: row.name,
+        resource: resource && { kind: resource.kind, id: resource.target.match.id },
+        params,
+        spec: row.spec,
+        parentId: body.parent_id ?? null,
+        createdBy: principal.id,
+        approval: def.spec.approval,
+        trigger: { type: 'manual' },
+      }),
+    );
+    return c.json(
+      { run_id: run.id, status: run.status, starts_at: new Date(run.scheduled_time).toISOString() },
+      201,
+    );
   });
 
+  addApprovalRoutes(app, deps);
+  addWebhookRoute(app, db);
+
   app.get('/run/:id', async (c) => {
-    await requirePermission(identity, c.get('principal'), 'playbook_runs', 'read');
+    const principal = c.get('principal');
+    await requirePermission(identity, principal, 'playbook_runs', 'read');
     const id = c.req.param('id');
     const notFound = new HttpError(404, 'NOT_FOUND', 'No such playbook run.');
     if (!UUID.test(id)) throw notFound;
     const { rows } = await db.query<Record<string, unknown>>(
       `SELECT r.id, r.playbook_id, r.status, r.spec, r.parameters, r.config_id, r.component_id, r.check_id, r.parent_id,
-              r.error, r.scheduled_time, r.start_time, r.end_time, r.created_at, r.created_by, r.agent_id,
+              r.error, r.scheduled_time, r.start_time, r.end_time, r.created_at, r.created_by, r.agent_id, r.trigger,
               json_build_object('id', p.id, 'name', p.name, 'title', coalesce(p.title, p.name), 'icon', p.icon) AS playbooks,
               (SELECT json_build_object('id', ci.id, 'name', ci.name, 'type', ci.type) FROM config_items ci WHERE ci.id = r.config_id) AS config,
               (SELECT json_build_object('id', co.id, 'name', co.name, 'type', co.type) FROM components co WHERE co.id = r.component_id) AS component,
@@ -205,8 +221,14 @@ export function playbookRoutes(deps: Deps): Hono<AuthEnv> {
        FROM playbook_runs r JOIN playbooks p ON p.id = r.playbook_id WHERE r.id = $1`,
       [id],
     );
-    if (!rows[0]) throw notFound;
-    return c.json(rows[0]);
+    const run = rows[0];
+    if (!run) throw notFound;
+    const approval = await runApprovalInfo(
+      db,
+      { id, spec: run.spec, status: String(run.status), created_by: (run.created_by as string | null) ?? null },
+      principal,
+    );
+    return c.json({ ...run, approval });
   });
 
   app.post('/run/:id/cancel', async (c) => {
@@ -218,7 +240,7 @@ export function playbookRoutes(deps: Deps): Hono<AuthEnv> {
     const { rows } = await db.query<{ was: string }>(
       `UPDATE playbook_runs r SET status = 'cancelled', end_time = now(), error = $2
        FROM (SELECT id, status AS was FROM playbook_runs WHERE id = $1 FOR UPDATE) o
-       WHERE r.id = o.id AND o.was IN ('pending', 'scheduled', 'running') RETURNING o.was`,
+       WHERE r.id = o.id AND o.was IN ('pending_approval', 'pending', 'scheduled', 'running') RETURNING o.was`,
       [id, `cancelled by ${principal.name}`],
     );
     if (!rows[0]) {
@@ -260,7 +282,7 @@ export function playbookRoutes(deps: Deps): Hono<AuthEnv> {
     permission: 'playbooks',
     kind: 'Playbook',
     noun: 'playbook',
-    parse: parsePlaybook,
+    parse: (doc) => checkReferences(db, doc, parsePlaybook(doc)),
     apply: (def, opts) => applyPlaybook(db, def, opts),
     readBack: inResourceOrder,
     remove: (id) => deletePlaybook(db, id),

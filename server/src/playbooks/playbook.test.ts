@@ -46,27 +46,69 @@ describe('Playbook resource', () => {
     expect(def.spec.parameters[0]).toMatchObject({ name: 'count', default: 3 });
   });
 
-  it('refuses approvals, triggers and runsOn by name, at their line', () => {
-    const errors = errorsOf(`  approval:
-    approvers: {people: [a@b.c]}
+  it('reads approval and on triggers, and still refuses runsOn by name at its line', () => {
+    const def = parse(`  approval:
+    type: all
+    approvers: {people: [a@b.c], teams: [sre]}
   on:
-    config: [{event: created}]
-  runsOn: [agent-1]
+    check: [{event: failed, filter: "check.type == 'http'", labels: {app: web}}]
+    config: [{event: updated}]
+    schedule: [{schedule: "@every 5m"}, {schedule: "0 * * * *"}]
+    webhook: {path: deploy/hook, authentication: {github: {token: {value: s3cret}}}}
   actions:
     - name: a
       exec: {script: "true"}
 `);
-    expect(errors).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({
-          path: 'spec.approval',
-          line: 8,
-          message: expect.stringContaining('spec.approval: approvals are not supported yet'),
-        }),
-        expect.objectContaining({ path: 'spec.on', line: 10 }),
-        expect.objectContaining({ path: 'spec.runsOn', line: 11 }),
-      ]),
+    expect(def.spec.approval).toEqual({ type: 'all', approvers: { people: ['a@b.c'], teams: ['sre'] } });
+    expect(def.spec.on?.check).toEqual([{ event: 'failed', filter: "check.type == 'http'", labels: { app: 'web' } }]);
+    expect(def.spec.on?.webhook?.path).toBe('deploy/hook');
+    const errors = errorsOf(`  runsOn: [agent-1]
+  actions:
+    - name: a
+      exec: {script: "true"}
+`);
+    expect(errors).toEqual([expect.objectContaining({ path: 'spec.runsOn', line: 7 })]);
+  });
+
+  it('refuses unknown approval types and trigger fields, and bad webhook paths, at their lines', () => {
+    const messages = errorsOf(`  approval:
+    type: some
+    approvers: {people: [a]}
+  on:
+    config: [{event: created, when: now}]
+    webhook: {path: /x}
+  actions:
+    - name: a
+      exec: {script: "true"}
+`)
+      .map((e) => `${e.path}@${e.line}: ${e.message}`)
+      .join('\n');
+    expect(messages).toContain('spec.approval.type@8: spec.approval.type: type is any (one approval is enough) or all');
+    expect(messages).toContain('spec.on.config[0]@11: spec.on.config[0]: when: unknown field (use event, filter and labels)');
+    expect(messages).toContain('spec.on.webhook.path@12');
+  });
+
+  it('refuses wrong trigger events, filters that do not compile, bad schedules and approvals without approvers', () => {
+    const messages = errorsOf(`  approval:
+    approvers: {}
+  on:
+    check: [{event: unhealthy}]
+    component: [{event: unhealthy, filter: "component.name ==="}]
+    schedule: [{schedule: "every tuesday"}]
+    webhook: {path: x, authentication: {basic: {username: a, password: b}, github: {token: c}}}
+  actions:
+    - name: a
+      exec: {script: "true"}
+`)
+      .map((e) => `${e.path}@${e.line}: ${e.message}`)
+      .join('\n');
+    expect(messages).toContain('spec.approval.approvers@8: spec.approval.approvers: name at least one approver');
+    expect(messages).toContain(
+      'spec.on.check[0].event@10: spec.on.check[0].event: "unhealthy" is not a check event (one of failed, passed)',
     );
+    expect(messages).toContain('spec.on.component[0].filter@11');
+    expect(messages).toContain('spec.on.schedule[0].schedule@12: spec.on.schedule[0].schedule: schedule "every tuesday" is not valid');
+    expect(messages).toContain('spec.on.webhook.authentication@13: spec.on.webhook.authentication: choose one of basic');
   });
 
   it('refuses unknown and unsupported action types, two types, duplicate names and bad CEL', () => {

@@ -1,6 +1,7 @@
 // The Playbook resource (mission-control.flanksource.com/v1, kind Playbook): validated as users
-// write it, with line and column for every problem. What Opsdeck cannot run yet (approvals, `on`
-// triggers, runsOn/templatesOn, action types such as gitops) is refused by name, never ignored.
+// write it, with line and column for every problem. `approval` and `on` are checked in
+// triggerSpec.ts; what Opsdeck cannot run yet (runsOn/templatesOn, action types such as gitops) is
+// refused by name, never ignored.
 import { z } from 'zod';
 import { ExpressionError } from '../expr/index.js';
 import { isDuration } from '../connections/duration.js';
@@ -18,6 +19,14 @@ import { actionTypes, UNSUPPORTED_ACTION_TYPES } from './actions/index.js';
 import { checkCondition, checkDelay } from './conditions.js';
 import { parameterSchema, type PlaybookParameter } from './parameters.js';
 import type { PlaybookSelectors, ResourceSelector } from './selectors.js';
+import {
+  approvalSchema,
+  checkApproval,
+  checkTriggers,
+  triggersSchema,
+  type PlaybookApproval,
+  type PlaybookTriggers,
+} from './triggerSpec.js';
 
 export const PLAYBOOK_API_VERSION = 'mission-control.flanksource.com/v1';
 export const DEFAULT_ACTION_TIMEOUT = '5m';
@@ -41,6 +50,8 @@ export interface PlaybookSpec extends PlaybookSelectors {
   timeout?: string;
   parameters: PlaybookParameter[];
   actions: ActionSpec[];
+  approval?: PlaybookApproval;
+  on?: PlaybookTriggers;
 }
 
 export interface PlaybookDefinition extends StoredResource {
@@ -110,8 +121,8 @@ const specSchema = z.looseObject({
   actions: z.array(actionSchema, { error: 'actions is required: a list of at least one action' }).min(1, {
     message: 'a playbook needs at least one action',
   }),
-  approval: unsupported('approvals are not supported yet'),
-  on: unsupported('event, webhook and schedule triggers (on) are not supported yet'),
+  approval: approvalSchema.optional(),
+  on: triggersSchema.optional(),
   runsOn: unsupported('running playbooks on agents (runsOn) is not supported yet'),
   templatesOn: unsupported('templatesOn is not supported yet'),
   env: unsupported('playbook-level env is not supported yet: set env on each exec action'),
@@ -124,12 +135,21 @@ const resourceSchema = z.looseObject({
 
 type RawSpec = z.infer<typeof specSchema>;
 
-function checkSpec(doc: ResourceDocument, spec: RawSpec): { errors: ResourceError[]; actions: ActionSpec[] } {
+interface CheckedSpec {
+  errors: ResourceError[];
+  actions: ActionSpec[];
+  approval?: PlaybookApproval;
+  on?: PlaybookTriggers;
+}
+
+function checkSpec(doc: ResourceDocument, spec: RawSpec): CheckedSpec {
   const errors: ResourceError[] = [];
   const error = (path: Path, message: string) => {
     const where = formatPath(path);
     errors.push(new ResourceError(`${where}: ${message}`, doc.locate(path), where));
   };
+  const approval = spec.approval && checkApproval(spec.approval, error);
+  const on = spec.on && checkTriggers(spec.on, error);
   for (const field of ['configs', 'components', 'checks'] as const) {
     spec[field]?.forEach((s, i) => {
       const at = ['spec', field, i];
@@ -206,7 +226,7 @@ function checkSpec(doc: ResourceDocument, spec: RawSpec): { errors: ResourceErro
       body: a[type] as Record<string, unknown>,
     });
   });
-  return { errors, actions };
+  return { errors, actions, approval, on };
 }
 
 const errorText = (e: unknown) => (e instanceof ExpressionError || e instanceof Error ? e.message : String(e));
@@ -214,7 +234,7 @@ const errorText = (e: unknown) => (e instanceof ExpressionError || e instanceof 
 export function parsePlaybook(doc: ResourceDocument): PlaybookDefinition {
   const resource = validate(doc, resourceSchema);
   const spec = validate({ data: resource.spec, locate: doc.locate }, specSchema, ['spec']);
-  const { errors, actions } = checkSpec(doc, spec);
+  const { errors, actions, approval, on } = checkSpec(doc, spec);
   if (errors.length) throw new ResourceErrors(errors.slice(0, 50));
   const selectors = (list?: ResourceSelector[]) => (list?.length ? list : undefined);
   return {
@@ -230,6 +250,8 @@ export function parsePlaybook(doc: ResourceDocument): PlaybookDefinition {
       checks: selectors(spec.checks),
       parameters: spec.parameters ?? [],
       actions,
+      ...(approval ? { approval } : {}),
+      ...(on ? { on } : {}),
     },
     title: spec.title?.trim() || resource.metadata.name,
     icon: spec.icon ?? null,

@@ -41,6 +41,7 @@ interface RunRow {
   component_id: string | null;
   check_id: string | null;
   created_by: string | null;
+  request: Record<string, unknown> | null; // a webhook run's request (.request)
   playbook_name: string;
   playbook_namespace: string;
   playbook_title: string | null;
@@ -227,7 +228,7 @@ export class PlaybookRunner {
 
   private async loadRun(runId: string): Promise<RunRow> {
     const { rows } = await this.db.query<RunRow>(
-      `SELECT r.id, r.playbook_id, r.spec, r.parameters, r.config_id, r.component_id, r.check_id, r.created_by,
+      `SELECT r.id, r.playbook_id, r.spec, r.parameters, r.config_id, r.component_id, r.check_id, r.created_by, r.request,
               p.name AS playbook_name, p.namespace AS playbook_namespace, p.title AS playbook_title
        FROM playbook_runs r JOIN playbooks p ON p.id = r.playbook_id WHERE r.id = $1`,
       [runId],
@@ -255,6 +256,7 @@ export class PlaybookRunner {
       params: run.parameters,
       ...resources,
       user,
+      request: run.request,
       run: { id: run.id },
       playbook: { id: run.playbook_id, name: run.playbook_name, title: run.playbook_title ?? run.playbook_name },
       actions: {},

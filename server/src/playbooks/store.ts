@@ -1,10 +1,14 @@
 // Playbook rows: applying a resource (one live row per namespace and name; title, icon, description
 // and category kept in step with the spec), soft deletes, reading live playbooks, the resources a
-// run targets (as selectors and templates see them), and queueing a run.
+// run targets (as selectors and templates see them), and queueing a run (pending_approval when the
+// playbook asks for approval, with playbook.approval.inserted emitted in the same transaction).
+// Applying also keeps the playbook's webhook path and its on.schedule rows in step with the spec.
 import type { Database, Queryable } from '../db/database.js';
+import { parseSchedule } from '../health/schedule.js';
 import type { AppliedResource } from '../resources/apply.js';
 import { parseStoredPlaybook, type PlaybookDefinition } from './playbook.js';
 import type { MatchableResource, ResourceKind } from './selectors.js';
+import type { PlaybookApproval } from './triggerSpec.js';
 
 export interface PlaybookRow {
   id: string;
@@ -35,29 +39,56 @@ export async function applyPlaybook(
       def.description,
       def.category,
     ];
+    let applied: AppliedResource;
     if (existing.rows[0]) {
       await tx.query(
         `UPDATE playbooks SET labels = $2, spec = $3, title = $4, icon = $5, description = $6, category = $7,
            updated_at = now() WHERE id = $1`,
         [existing.rows[0].id, ...values],
       );
-      return { id: existing.rows[0].id, created: false };
+      applied = { id: existing.rows[0].id, created: false };
+    } else {
+      const { rows } = await tx.query<{ id: string }>(
+        `INSERT INTO playbooks (name, namespace, labels, spec, title, icon, description, category, source, created_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+        [def.name, def.namespace, ...values, opts.source ?? 'UI', opts.createdBy ?? null],
+      );
+      applied = { id: rows[0]!.id, created: true };
     }
-    const { rows } = await tx.query<{ id: string }>(
-      `INSERT INTO playbooks (name, namespace, labels, spec, title, icon, description, category, source, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
-      [def.name, def.namespace, ...values, opts.source ?? 'UI', opts.createdBy ?? null],
-    );
-    return { id: rows[0]!.id, created: true };
+    await syncTriggers(tx, applied.id, def);
+    return applied;
   });
 }
 
-export async function deletePlaybook(db: Queryable, id: string): Promise<boolean> {
-  const { rows } = await db.query(
-    'UPDATE playbooks SET deleted_at = now() WHERE id::text = $1 AND deleted_at IS NULL RETURNING id',
-    [id],
-  );
-  return rows.length > 0;
+/** The webhook path and the on.schedule rows (a schedule left unchanged keeps its next run). */
+async function syncTriggers(tx: Queryable, id: string, def: PlaybookDefinition): Promise<void> {
+  await tx.query('UPDATE playbooks SET webhook_path = $2 WHERE id = $1', [id, def.spec.on?.webhook?.path ?? null]);
+  const schedules = def.spec.on?.schedule ?? [];
+  await tx.query('DELETE FROM playbook_schedules WHERE playbook_id = $1 AND schedule_index >= $2', [
+    id,
+    schedules.length,
+  ]);
+  for (const [i, s] of schedules.entries()) {
+    const next = parseSchedule(s.schedule, undefined).next(new Date());
+    await tx.query(
+      `INSERT INTO playbook_schedules (playbook_id, schedule_index, schedule, next_runtime) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (playbook_id, schedule_index) DO UPDATE SET schedule = EXCLUDED.schedule,
+         next_runtime = CASE WHEN playbook_schedules.schedule = EXCLUDED.schedule
+                             THEN playbook_schedules.next_runtime ELSE EXCLUDED.next_runtime END`,
+      [id, i, s.schedule.trim(), next],
+    );
+  }
+}
+
+export async function deletePlaybook(db: Database, id: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ id: string }>(
+      'UPDATE playbooks SET deleted_at = now() WHERE id::text = $1 AND deleted_at IS NULL RETURNING id',
+      [id],
+    );
+    if (rows[0]) await tx.query('DELETE FROM playbook_schedules WHERE playbook_id = $1', [rows[0].id]);
+    return rows.length > 0;
+  });
 }
 
 const PLAYBOOK_COLUMNS = 'id, name, namespace, title, icon, description, category, spec';
@@ -132,23 +163,47 @@ export async function loadResource(
   };
 }
 
+/** What started a run (playbook_runs.trigger). */
+export interface RunTrigger {
+  type: 'manual' | 'event' | 'schedule' | 'webhook';
+  event?: string;
+  schedule?: string;
+  path?: string;
+}
+
 export interface RunRequest {
   playbookId: string;
+  playbookName: string;
   resource: { kind: ResourceKind; id: string } | null;
   params: Record<string, string>;
   spec: Record<string, unknown>;
   parentId: string | null;
-  createdBy: string;
+  /** The requester (null for runs started by a trigger). */
+  createdBy: string | null;
+  /** The playbook's approval: the run then waits as pending_approval. */
+  approval?: PlaybookApproval;
+  trigger?: RunTrigger;
+  /** A webhook's request, as templates see it (.request). */
+  request?: Record<string, unknown>;
 }
 
-export async function queueRun(db: Queryable, r: RunRequest): Promise<{ id: string; scheduled_time: Date }> {
+export const APPROVAL_EVENT = 'playbook.approval.inserted';
+
+/** Inserts the run (and its approval event); give a transaction so both commit together. */
+export async function queueRun(
+  db: Queryable,
+  r: RunRequest,
+): Promise<{ id: string; scheduled_time: Date; status: string }> {
   const ids = { config: null as string | null, component: null as string | null, check: null as string | null };
   if (r.resource) ids[r.resource.kind] = r.resource.id;
-  const { rows } = await db.query<{ id: string; scheduled_time: Date }>(
-    `INSERT INTO playbook_runs (playbook_id, status, spec, parameters, config_id, component_id, check_id, parent_id, created_by)
-     VALUES ($1, 'pending', $2, $3, $4, $5, $6, $7, $8) RETURNING id, scheduled_time`,
+  const status = r.approval ? 'pending_approval' : 'pending';
+  const { rows } = await db.query<{ id: string; scheduled_time: Date; status: string }>(
+    `INSERT INTO playbook_runs (playbook_id, status, spec, parameters, config_id, component_id, check_id, parent_id,
+       created_by, trigger, request)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id, scheduled_time, status`,
     [
       r.playbookId,
+      status,
       JSON.stringify(r.spec),
       JSON.stringify(r.params),
       ids.config,
@@ -156,7 +211,25 @@ export async function queueRun(db: Queryable, r: RunRequest): Promise<{ id: stri
       ids.check,
       r.parentId,
       r.createdBy,
+      JSON.stringify(r.trigger ?? { type: 'manual' }),
+      r.request ? JSON.stringify(r.request) : null,
     ],
   );
-  return rows[0]!;
+  const run = rows[0]!;
+  if (r.approval) {
+    await db.query('INSERT INTO event_queue (name, properties) VALUES ($1, $2)', [
+      APPROVAL_EVENT,
+      JSON.stringify({
+        id: run.id,
+        run_id: run.id,
+        playbook_id: r.playbookId,
+        playbook_name: r.playbookName,
+        approval_type: r.approval.type,
+        approvers: r.approval.approvers,
+        requester: r.createdBy,
+        ...ids,
+      }),
+    ]);
+  }
+  return run;
 }

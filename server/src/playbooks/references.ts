@@ -1,0 +1,77 @@
+// What a Playbook names that lives in the database, checked at apply with line and column: its
+// approvers (people by email, name or id; teams by name or id) exist, and its webhook path is not
+// taken by another live playbook. Also the lookups approvals use to resolve approvers.
+import type { Queryable } from '../db/database.js';
+import { formatPath, ResourceError, ResourceErrors, type Path, type ResourceDocument } from '../resources/yaml.js';
+import type { PlaybookDefinition } from './playbook.js';
+import type { PlaybookApproval } from './triggerSpec.js';
+
+export async function findPerson(db: Queryable, ref: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT id FROM people WHERE deleted_at IS NULL AND (id::text = $1 OR lower(email) = lower($1) OR name = $1)
+     ORDER BY (id::text = $1) DESC, (lower(email) = lower($1)) DESC LIMIT 1`,
+    [ref.trim()],
+  );
+  return rows[0]?.id;
+}
+
+export async function findTeam(db: Queryable, ref: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ id: string }>(
+    'SELECT id FROM teams WHERE deleted_at IS NULL AND (id::text = $1 OR name = $1) ORDER BY (id::text = $1) DESC LIMIT 1',
+    [ref.trim()],
+  );
+  return rows[0]?.id;
+}
+
+/** The approvers as ids (unknown names are left out: a person deleted since the apply). */
+export async function resolveApprovers(
+  db: Queryable,
+  approval: PlaybookApproval,
+): Promise<{ people: string[]; teams: string[] }> {
+  const people: string[] = [];
+  const teams: string[] = [];
+  for (const ref of approval.approvers.people) {
+    const id = await findPerson(db, ref);
+    if (id && !people.includes(id)) people.push(id);
+  }
+  for (const ref of approval.approvers.teams) {
+    const id = await findTeam(db, ref);
+    if (id && !teams.includes(id)) teams.push(id);
+  }
+  return { people, teams };
+}
+
+/** Throws ResourceErrors (line and column) for approvers that do not exist and a webhook path in use. */
+export async function checkReferences(
+  db: Queryable,
+  doc: ResourceDocument,
+  def: PlaybookDefinition,
+): Promise<PlaybookDefinition> {
+  const errors: ResourceError[] = [];
+  const error = (path: Path, message: string) => {
+    const where = formatPath(path);
+    errors.push(new ResourceError(`${where}: ${message}`, doc.locate(path), where));
+  };
+  const approval = def.spec.approval;
+  if (approval) {
+    for (const [i, ref] of approval.approvers.people.entries())
+      if (!(await findPerson(db, ref))) error(['spec', 'approval', 'approvers', 'people', i], `no person "${ref}"`);
+    for (const [i, ref] of approval.approvers.teams.entries())
+      if (!(await findTeam(db, ref))) error(['spec', 'approval', 'approvers', 'teams', i], `no team "${ref}"`);
+  }
+  const path = def.spec.on?.webhook?.path;
+  if (path) {
+    const { rows } = await db.query<{ namespace: string; name: string }>(
+      `SELECT namespace, name FROM playbooks WHERE webhook_path = $1 AND deleted_at IS NULL
+         AND NOT (namespace = $2 AND name = $3)`,
+      [path, def.namespace, def.name],
+    );
+    if (rows[0])
+      error(
+        ['spec', 'on', 'webhook', 'path'],
+        `the webhook path "${path}" is already used by the playbook ${rows[0].namespace}/${rows[0].name}`,
+      );
+  }
+  if (errors.length) throw new ResourceErrors(errors);
+  return def;
+}
