@@ -318,8 +318,8 @@ describe('topology', () => {
       await page.keyboard.press('Escape');
       return items.map((t) => t.trim());
     };
-    expect(await actions('checkout')).toEqual(['Zoom In', 'View Logs', 'Snapshot', 'Link to Incident']);
-    expect(await actions('cart')).toEqual(['Zoom In', 'Snapshot', 'Link to Incident']);
+    expect(await actions('checkout')).toEqual(['Zoom In', 'View Logs', 'Snapshot', 'Link to Incident', 'Silence']);
+    expect(await actions('cart')).toEqual(['Zoom In', 'Snapshot', 'Link to Incident', 'Silence']);
     // A card is evidence for an incident: the Link to Incident dialog opens from its menu.
     await card(page, 'cart').getByRole('button', { name: 'Actions for cart' }).click();
     await page.getByRole('menuitem', { name: 'Link to Incident' }).click();
@@ -347,7 +347,7 @@ describe('topology', () => {
         .poll(() => panel.locator('h3 button').allTextContents())
         .toEqual(['Details', 'Catalog', 'Changes', 'Checks', 'Playbook runs', 'Teams', 'Insights']);
       expect(await card(page, 'checkout').getByTestId('card-incidents').count()).toBe(0);
-      expect(await actions('checkout')).toEqual(['Zoom In', 'Snapshot']);
+      expect(await actions('checkout')).toEqual(['Zoom In', 'Snapshot', 'Silence']);
     } finally {
       for (const name of ['logs.disable', 'incidents.disable']) {
         const res = await page.request.delete(`/api/db/properties?name=eq.${name}`, { headers: { origin: app.url } });
