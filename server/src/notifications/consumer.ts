@@ -21,10 +21,17 @@
 // grouping / waitFor. A filter that fails records the error on its rule and skips only that rule.
 import crypto from 'node:crypto';
 import type { Queryable } from '../db/database.js';
-import { evaluateCel } from '../expr/index.js';
 import type { EventConsumer, QueuedEvent } from '../jobs/eventQueue.js';
+import { CelFilterEnv } from './celFilter.js';
 import { buildContext, type EventResource } from './context.js';
-import { flapDecision, isStateChange, recordChange, takeQuietNotices, type FlapDecision } from './flapping.js';
+import {
+  flapDecision,
+  isStateChange,
+  recordChange,
+  takeQuietNotices,
+  type Changes,
+  type FlapDecision,
+} from './flapping.js';
 import { DEFAULT_GROUP_INTERVAL_MS, DEFAULT_GROUP_WAIT_MS, findLeader, groupKey, lockKey } from './grouping.js';
 import { findInhibitor, type Inhibitor } from './inhibitions.js';
 import { queuePlaybookRun } from './playbookRecipient.js';
@@ -104,16 +111,16 @@ export class NotificationConsumer implements EventConsumer {
     if (!all.length && !(stateChange && (await this.rules.any(tx)))) return;
     const { resource, env } = await buildContext(tx, event, this.options.publicUrl);
     const at = new Date(event.created_at);
-    const changes = stateChange && resource ? await recordChange(tx, resource, event.name, at) : [];
+    const changes: Changes =
+      stateChange && resource ? await recordChange(tx, resource, event.name, at) : { times: [], noticed: false };
     let silence: Silence | undefined | null = null;
+    const cel = new CelFilterEnv(env);
     for (const rule of all) {
+      // The filter is pure (its error is one UPDATE): only a rule that passes pays for a savepoint.
+      if (!(await this.passesFilter(tx, rule, cel))) continue;
       await tx.query('SAVEPOINT notification_rule');
       try {
-        if (!(await this.passesFilter(tx, rule, env))) {
-          await tx.query('RELEASE SAVEPOINT notification_rule');
-          continue;
-        }
-        if (silence === null) silence = await findSilence(tx, resource, env);
+        if (silence === null) silence = await findSilence(tx, resource, cel);
         await this.decide(tx, event, rule, resource, env, { silence, changes, at, stateChange });
         await tx.query('RELEASE SAVEPOINT notification_rule');
       } catch (e) {
@@ -150,7 +157,7 @@ export class NotificationConsumer implements EventConsumer {
       };
       const { resource, env } = await buildContext(tx, event, this.options.publicUrl);
       if (!resource) continue;
-      const silence = await findSilence(tx, resource, env);
+      const silence = await findSilence(tx, resource, new CelFilterEnv(env));
       for (const d of await expandRecipients(tx, rule)) {
         if ('error' in d || d.kind === 'playbook') continue;
         const decision: Decision = silence
@@ -163,11 +170,11 @@ export class NotificationConsumer implements EventConsumer {
   }
 
   /** The rule's CEL filter; an error is recorded on the rule and skips it. */
-  private async passesFilter(tx: Queryable, rule: Rule, env: Record<string, unknown>): Promise<boolean> {
+  private async passesFilter(tx: Queryable, rule: Rule, cel: CelFilterEnv): Promise<boolean> {
     if (!rule.filter) return true;
     let result: unknown;
     try {
-      result = evaluateCel(rule.filter, env);
+      result = cel.evaluate(rule.filter);
     } catch (e) {
       await setRuleError(tx, rule, `filter: ${(e as Error).message}`);
       return false;
@@ -186,7 +193,7 @@ export class NotificationConsumer implements EventConsumer {
     rule: Rule,
     r: EventResource | undefined,
     env: Record<string, unknown>,
-    s: { silence: Silence | undefined; changes: Date[]; at: Date; stateChange: boolean },
+    s: { silence: Silence | undefined; changes: Changes; at: Date; stateChange: boolean },
   ): Promise<void> {
     const destinations = await expandRecipients(tx, rule);
     const flap: FlapDecision =

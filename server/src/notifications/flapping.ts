@@ -6,9 +6,8 @@ import type { Queryable } from '../db/database.js';
 import type { EventResource } from './context.js';
 import type { Rule } from './rules.js';
 
-/** Changes older than this are forgotten (longer than any sensible flap window). */
-const KEEP_MS = 24 * 60 * 60_000;
-const KEEP_COUNT = 200;
+/** The most recent changes kept per resource (more than any sensible `flaps`). */
+const KEEP_COUNT = 100;
 
 export type FlapDecision =
   | { kind: 'none' }
@@ -21,24 +20,26 @@ export function isStateChange(eventName: string): boolean {
   return /^(check\.(passed|failed)|component\.\w+|config\.(healthy|unhealthy|warning|unknown))$/.test(eventName);
 }
 
-/** Records this event's state change; returns the resource's recent change times, oldest first. */
-export async function recordChange(tx: Queryable, r: EventResource, eventName: string, at: Date): Promise<Date[]> {
+/** The resource's recent change times (oldest first) and whether any rule holds a flapping notice on it. */
+export interface Changes {
+  times: Date[];
+  noticed: boolean;
+}
+
+/** Records this event's state change (the last KEEP_COUNT are kept); returns the recent changes. */
+export async function recordChange(tx: Queryable, r: EventResource, eventName: string, at: Date): Promise<Changes> {
   // The state is kept as the event that announced it (check.failed), to replay it when the flapping settles.
-  const state = eventName;
-  const { rows } = await tx.query<{ changes: Date[] }>(
+  const { rows } = await tx.query<{ changes: Date[]; noticed: boolean }>(
     `INSERT INTO notification_resource_flips AS f (resource_id, changes, last_state, updated_at)
      VALUES ($1, ARRAY[$2::timestamptz], $3, now())
      ON CONFLICT (resource_id) DO UPDATE SET
        changes = CASE WHEN f.last_state IS NOT DISTINCT FROM EXCLUDED.last_state THEN f.changes
-                 ELSE (SELECT coalesce(array_agg(t ORDER BY t), '{}') FROM (
-                         SELECT t FROM unnest(f.changes || EXCLUDED.changes) AS t
-                         WHERE t > $2::timestamptz - make_interval(secs => $4::double precision / 1000)
-                         ORDER BY t DESC LIMIT $5) k) END,
+                 ELSE (f.changes || EXCLUDED.changes)[greatest(1, cardinality(f.changes) + 2 - $4):] END,
        last_state = EXCLUDED.last_state, updated_at = now()
-     RETURNING changes`,
-    [r.id, at, state, KEEP_MS, KEEP_COUNT],
+     RETURNING changes, EXISTS (SELECT 1 FROM notification_flap_notices n WHERE n.resource_id = $1) AS noticed`,
+    [r.id, at, eventName, KEEP_COUNT],
   );
-  return (rows[0]?.changes ?? []).map((d) => new Date(d));
+  return { times: (rows[0]?.changes ?? []).map((d) => new Date(d)), noticed: rows[0]?.noticed ?? false };
 }
 
 /** What flap damping says about this event for this rule (and records the notice it starts or ends). */
@@ -46,12 +47,13 @@ export async function flapDecision(
   tx: Queryable,
   rule: Rule,
   r: EventResource,
-  changes: Date[],
+  { times: changes, noticed }: Changes,
   at: Date,
 ): Promise<FlapDecision> {
   const { flaps, windowMs } = rule.flapping;
   const from = at.getTime() - windowMs;
   const recent = changes.filter((d) => d.getTime() > from).length;
+  if (!noticed && recent <= flaps) return { kind: 'none' };
   const { rows } = await tx.query<{ since: Date }>(
     'SELECT since FROM notification_flap_notices WHERE notification_id = $1 AND resource_id = $2 FOR UPDATE',
     [rule.id, r.id],

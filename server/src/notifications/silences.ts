@@ -4,7 +4,7 @@
 // components.path / config_items.path and, for checks, the components they belong to), a namespace,
 // or a CEL filter over the event environment (ANDed with the resource when both are set).
 import type { Queryable } from '../db/database.js';
-import { evaluateCel } from '../expr/index.js';
+import type { CelFilterEnv } from './celFilter.js';
 import type { EventResource } from './context.js';
 
 export interface Silence {
@@ -25,7 +25,7 @@ export function silenceReason(s: Silence): string {
 export async function findSilence(
   tx: Queryable,
   resource: EventResource | undefined,
-  env: Record<string, unknown>,
+  cel: CelFilterEnv,
 ): Promise<Silence | undefined> {
   const r = resource;
   // Components whose silence reaches this resource: its own (and, for a check, its components'),
@@ -72,7 +72,7 @@ export async function findSilence(
       continue;
     }
     try {
-      if (evaluateCel(s.filter, env) === true) return s;
+      if (cel.evaluate(s.filter) === true) return s;
     } catch (e) {
       // A broken silence filter silences nothing; its error is shown on the silence.
       await tx.query('UPDATE notification_silences SET error = $2 WHERE id = $1 AND error IS DISTINCT FROM $2', [
