@@ -7,7 +7,6 @@ import {
   connectionType,
   validateConnection,
   type ConnectionField,
-  type ConnectionTypeDef,
 } from '@opsdeck/common/connections';
 import type { ConnectionRow, ConnectionWrite } from './connectionsApi';
 import { decodeSecretRef, encodeSecret, type SecretMode, type StoredSecret } from './secretValue';
@@ -36,12 +35,10 @@ export const DEFAULT_NAMESPACE = 'default';
 
 // spec/3 §2: "ntfy public host by default". common's table gives it as a placeholder only (the server
 // requires a URL), so the form starts with it filled in.
-const FORM_DEFAULTS: Partial<Record<string, Partial<Record<string, string>>>> = { ntfy: { url: 'https://ntfy.sh' } };
-
 const isColumn = (key: string) => (CONNECTION_COLUMNS as readonly string[]).includes(key);
 
-function fieldDefault(def: ConnectionTypeDef, field: ConnectionField): string | boolean {
-  const value = FORM_DEFAULTS[def.type]?.[field.key] ?? field.default;
+function fieldDefault(field: ConnectionField): string | boolean {
+  const value = field.default;
   if (field.kind === 'boolean') return value === true || value === 'true';
   return value === undefined ? '' : String(value);
 }
@@ -51,7 +48,7 @@ export function formDefaults(type: string): ConnectionFormValues {
   const def = connectionType(type);
   const values: ConnectionFormValues = { name: '', namespace: DEFAULT_NAMESPACE, type, fields: {}, secretModes: {} };
   for (const field of def?.fields ?? []) {
-    values.fields[field.key] = fieldDefault(def!, field);
+    values.fields[field.key] = fieldDefault(field);
     if (field.kind === 'secret') values.secretModes[field.key] = 'static';
   }
   return values;
