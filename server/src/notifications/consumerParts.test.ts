@@ -36,7 +36,8 @@ describe('notification consumer parts', () => {
     expect(eventKind('check.failed')).toBe('check');
     expect(eventKind('incident.status.resolved')).toBe('incident');
     expect(eventKind('playbook.run.failed')).toBe('playbook_run');
-    expect(eventKind('playbook.approval.inserted')).toBeUndefined();
+    expect(eventKind('playbook.approval.inserted')).toBe('playbook_run');
+    expect(eventKind('playbook.spec.approval.updated')).toBeUndefined();
   });
 
   it('counts only state changes for flap damping', () => {
