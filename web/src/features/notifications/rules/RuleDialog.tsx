@@ -174,7 +174,7 @@ function RuleEditor({ rule, onClose }: { rule?: NotificationRuleRow; onClose(): 
         size="lg"
         footer={
           <div className="flex w-full items-center">
-            {rule && canWrite && editable && (
+            {rule && editable && (
               <Button variant="ghost" className="text-danger" onClick={() => setConfirmDelete(true)}>
                 <Trash2 className="size-4" aria-hidden /> Delete
               </Button>

@@ -77,7 +77,7 @@ export function RuleFormFields({
             <label
               key={k.value}
               className={cn(
-                'cursor-pointer rounded-md px-3 py-1 text-[13px] font-medium text-muted',
+                'cursor-pointer rounded-md px-3 py-1 text-[13px] font-medium text-muted has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-primary/40',
                 recipientKind === k.value && 'bg-surface text-foreground shadow-sm',
               )}
             >
