@@ -81,6 +81,10 @@ describe('validateConnection', () => {
       'URL has an invalid port: "99999" (1-65535)',
     );
     expect(validateConnection({ ...pg, url: 'postgres:///x' })[0]?.message).toBe('URL has no host: "postgres:///x"');
+    // A password typed into a bad URL is not echoed back.
+    const echoed = validateConnection({ ...pg, url: 'postgres://app:p@ss/w0rd@db:5432 x' })[0]?.message;
+    expect(echoed).toBe('URL must not contain spaces: "postgres://db:5432 x"');
+    expect(validateConnection({ ...pg, url: 'app:hunter2@db' })[0]?.message).not.toContain('hunter2');
     const email = {
       name: 'mail',
       type: 'email',

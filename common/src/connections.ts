@@ -460,13 +460,16 @@ function checkUrl(value: string, label: string): string | undefined {
   const m = /^([a-z][a-z0-9+.-]*):\/\/(?:[^@/?#]*@)?(\[[0-9a-f:.]+\]|[^:/?#\s]*)(?::([^/?#]*))?([/?#].*)?$/i.exec(
     candidate,
   );
-  if (!m) return `${label} must be a URL such as https://host:port (got "${value}")`;
+  // The value is echoed without any userinfo: a password typed into the URL never comes back in an answer.
+  // (Everything up to the last '@' goes: a password may itself hold '/' or '@'.)
+  const shown = value.replace(/^((?:[a-z][a-z0-9+.-]*:\/\/)?)\S*@/i, '$1');
+  if (!m) return `${label} must be a URL such as https://host:port (got "${shown}")`;
   // file:///path (a Git repository on the server's disk) is the one URL without a host.
-  if (!m[2] && m[1]!.toLowerCase() !== 'file') return `${label} has no host: "${value}"`;
+  if (!m[2] && m[1]!.toLowerCase() !== 'file') return `${label} has no host: "${shown}"`;
   const port = m[3];
   if (port !== undefined && !(/^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535))
     return `${label} has an invalid port: "${port}" (1-65535)`;
-  if (/\s/.test(candidate)) return `${label} must not contain spaces: "${value}"`;
+  if (/\s/.test(candidate)) return `${label} must not contain spaces: "${shown}"`;
   return undefined;
 }
 
