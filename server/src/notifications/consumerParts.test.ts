@@ -75,6 +75,15 @@ describe('notification consumer parts', () => {
     expect(rule.waitForMs).toBeNull();
     expect(rule.flapping).toEqual({ flaps: 3, windowMs: 300_000 });
     expect(rule.inhibitions).toEqual([{ direction: 'all', depth: 5, soft: false, from: ['database'], to: ['check'] }]);
+    // mission-control's `inhibit` names one `from` type.
+    expect(
+      ruleFromRow({
+        id: 'r',
+        name: 'n',
+        events: [],
+        inhibitions: [{ from: 'Kubernetes::Node', to: ['Kubernetes::Pod'] }],
+      }).inhibitions[0]!.from,
+    ).toEqual(['Kubernetes::Node']);
     expect(ruleFromRow({ id: 'r', name: 'n', events: [] }).flapping).toEqual({
       flaps: DEFAULT_FLAPS,
       windowMs: DEFAULT_FLAP_WINDOW_MS,

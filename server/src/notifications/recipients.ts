@@ -133,7 +133,7 @@ async function expandOne(tx: Queryable, t: ServiceTarget, namespace: string): Pr
   }
   if (t.email) return [base({ kind: 'email', value: t.email, display: t.email, properties })];
   if (t.connection) {
-    const c = await connection(tx, t.connection);
+    const c = (t.connection_id && (await connection(tx, t.connection_id))) || (await connection(tx, t.connection));
     if (!c)
       return [
         { error: `connection "${t.connection}" does not exist`, display: t.connection, personId: null, teamId: null },
@@ -149,10 +149,10 @@ async function expandOne(tx: Queryable, t: ServiceTarget, namespace: string): Pr
     ];
   }
   if (t.url) return [base({ kind: 'url', value: t.url, display: sanitizeUrl(t.url), properties })];
-  if (t.playbook) {
-    const p = await playbook(tx, t.playbook, namespace);
-    if (!p)
-      return [{ error: `playbook "${t.playbook}" does not exist`, display: t.playbook, personId: null, teamId: null }];
+  if (t.playbook || t.playbook_id) {
+    const ref = t.playbook ?? t.playbook_id!;
+    const p = (t.playbook_id && (await playbook(tx, t.playbook_id, namespace))) || (await playbook(tx, ref, namespace));
+    if (!p) return [{ error: `playbook "${ref}" does not exist`, display: ref, personId: null, teamId: null }];
     return [base({ kind: 'playbook', value: p.id, display: `playbook ${p.name}`, playbookId: p.id, properties })];
   }
   return [];

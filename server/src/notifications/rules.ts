@@ -16,6 +16,9 @@ export interface ServiceTarget {
   name?: string;
   email?: string;
   connection?: string;
+  /** Set by the apply API next to `connection` / `playbook`: the row it resolved to. */
+  connection_id?: string;
+  playbook_id?: string;
   url?: string;
   person?: string;
   team?: string;
@@ -65,6 +68,11 @@ function asObject(v: unknown): Record<string, unknown> {
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
 
+function typeNames(v: unknown): string[] {
+  if (typeof v === 'string') return v ? [v] : [];
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
 export function ruleFromRow(row: RuleRow): Rule {
   const spec = asObject(asObject(row.spec).spec);
   const flapping = asObject(spec.flapping);
@@ -90,8 +98,9 @@ export function ruleFromRow(row: RuleRow): Rule {
       direction: i.direction === 'incoming' || i.direction === 'outgoing' ? i.direction : 'all',
       depth: typeof i.depth === 'number' && i.depth > 0 ? i.depth : 5,
       soft: i.soft === true,
-      from: Array.isArray(i.from) ? (i.from as string[]) : [],
-      to: Array.isArray(i.to) ? (i.to as string[]) : [],
+      // mission-control's `inhibit` names one `from` type; lists are read too.
+      from: typeNames(i.from),
+      to: typeNames(i.to),
     })),
     flapping: {
       flaps: typeof flapping.flaps === 'number' ? flapping.flaps : DEFAULT_FLAPS,
