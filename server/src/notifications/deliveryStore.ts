@@ -45,19 +45,28 @@ export interface Rule {
 
 const secs = (ms: number) => ms / 1000;
 
-/** Claims up to `limit` due pending rows for `owner` until now + leaseMs. */
-export async function claimDue(db: Queryable, owner: string, limit: number, leaseMs: number): Promise<PendingRow[]> {
-  const { rows } = await db.query<PendingRow>(
-    `UPDATE notification_send_history SET lease_owner = $1,
+/** A claimed row with its rule (read in the same statement). */
+export type Claimed = PendingRow & { rule: Rule };
+
+const RULE_JSON = `jsonb_build_object('id', n.id, 'name', n.name, 'title', n.title, 'template', n.template,
+  'events', to_jsonb(n.events), 'properties', n.properties, 'custom_services', n.custom_services,
+  'wait_for', n.wait_for, 'fallback', n.fallback, 'deleted_at', n.deleted_at)`;
+
+/** Claims up to `limit` due pending rows for `owner` until now + leaseMs, each with its rule. */
+export async function claimDue(db: Queryable, owner: string, limit: number, leaseMs: number): Promise<Claimed[]> {
+  const { rows } = await db.query<Claimed>(
+    `UPDATE notification_send_history h SET lease_owner = $1,
        lease_until = now() + make_interval(secs => $3::double precision)
-     WHERE id IN (
+     FROM notifications n
+     WHERE n.id = h.notification_id AND h.id IN (
        SELECT id FROM notification_send_history
        WHERE status = 'pending' AND (not_before IS NULL OR not_before <= now())
          AND (lease_until IS NULL OR lease_until < now())
        ORDER BY not_before NULLS FIRST, created_at
        LIMIT $2 FOR UPDATE SKIP LOCKED)
-     RETURNING ${ROW_COLUMNS}`,
+     RETURNING ${ROW_COLUMNS.replace(/(^|,\s*)(\w+)/g, '$1h.$2')}, ${RULE_JSON} AS rule`,
     [owner, limit, secs(leaseMs)],
+    { prepare: 'notification_claim' },
   );
   return rows;
 }
@@ -68,15 +77,6 @@ export async function releaseStaleLeases(db: Queryable): Promise<void> {
     `UPDATE notification_send_history SET lease_owner = NULL, lease_until = NULL
      WHERE status = 'pending' AND lease_owner IS NOT NULL`,
   );
-}
-
-export async function loadRules(db: Queryable, ids: string[]): Promise<Map<string, Rule>> {
-  const { rows } = await db.query<Rule>(
-    `SELECT id, name, title, template, events, properties, custom_services, wait_for, fallback, deleted_at
-     FROM notifications WHERE id = ANY($1::uuid[])`,
-    [ids],
-  );
-  return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** The rows `grouped` under a leader, oldest first. */
@@ -120,13 +120,15 @@ export interface SentRecord {
 
 /** Records a delivered row (and its group members); false when this replica lost the lease. */
 export async function recordSent(db: Database, row: PendingRow, owner: string, sent: SentRecord): Promise<boolean> {
+  const sentSql = `UPDATE notification_send_history SET status = 'sent', title = $3, body = $4, duration_millis = $5,
+      error = NULL, attempts = attempts + 1, lease_owner = NULL, lease_until = NULL, updated_at = now()
+    WHERE id = $1 AND lease_owner = $2 AND status = 'pending'`;
+  const sentParams = [row.id, owner, sent.title, sent.body, Math.round(sent.durationMs)];
+  // Most rows lead no group: one statement.
+  if (row.group_id !== row.id)
+    return !!(await db.query(sentSql, sentParams, { prepare: 'notification_sent' })).affectedRows;
   return db.transaction(async (tx) => {
-    const r = await tx.query(
-      `UPDATE notification_send_history SET status = 'sent', title = $3, body = $4, duration_millis = $5,
-         error = NULL, attempts = attempts + 1, lease_owner = NULL, lease_until = NULL, updated_at = now()
-       WHERE id = $1 AND lease_owner = $2 AND status = 'pending'`,
-      [row.id, owner, sent.title, sent.body, Math.round(sent.durationMs)],
-    );
+    const r = await tx.query(sentSql, sentParams);
     if (!r.affectedRows) return false;
     if (sent.memberIds.length)
       await tx.query(
