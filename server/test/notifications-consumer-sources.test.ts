@@ -1,13 +1,15 @@
 // The notification consumer fed by the engines themselves: a new check's first failing result (health
 // store), an incident opened and resolved (its trigger), a config item's health and a config silence
 // that reaches children through the catalog path — each ends as send-history rows linking back to the
-// console.
+// console. Rules applied as YAML (the apply API) are read as stored.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.js';
 import { recordResult } from '../src/health/store.js';
 import { EventRouter } from '../src/jobs/eventQueue.js';
 import { NotificationConsumer } from '../src/notifications/consumer.js';
+import { applyNotification, parseNotification } from '../src/notifications/resource.js';
 import { RuleCache } from '../src/notifications/rules.js';
+import { parseDocuments } from '../src/resources/yaml.js';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
 import * as f from './helpers/notificationFixtures.js';
 
@@ -66,6 +68,34 @@ describe.each(databaseKinds())('notification consumer fed by the engines on %s',
     expect((await history()).map((r) => [r.source_event, r.resource_id, r.status])).toEqual([
       ['check.failed', down, 'pending'],
     ]);
+  });
+
+  it('reads a rule applied as mission-control YAML: url recipient, inhibit with one from type, groupBy', async () => {
+    const yaml = `apiVersion: mission-control.flanksource.com/v1
+kind: Notification
+metadata: {name: applied, namespace: default}
+spec:
+  events: [check.failed, component.unhealthy]
+  to: {url: "generic+http://user:s3cret@127.0.0.1:9/hook"}
+  groupBy: [type]
+  inhibit:
+    - {direction: incoming, depth: 2, from: database, to: [check]}
+`;
+    const [doc] = parseDocuments(yaml);
+    await applyNotification(db, await parseNotification(db, doc!));
+    const canaryId = await f.canary(db);
+    const comp = await f.component(db, 'pg', { type: 'database' });
+    const held = await f.check(db, canaryId, 'pg-ping', { componentId: comp });
+    await f.emit(db, 'component.unhealthy', { id: comp, status: 'unhealthy' });
+    await f.checkFailed(db, held);
+    await router.drain();
+    const rows = await history();
+    expect(rows.map((r) => [r.resource_id, r.status])).toEqual([
+      [comp, 'pending'],
+      [held, 'inhibited'],
+    ]);
+    const { rows: shown } = await db.query<{ recipient: string }>('SELECT recipient FROM notification_send_history');
+    expect(shown.every((r) => !r.recipient.includes('s3cret'))).toBe(true);
   });
 
   it('notifies incident.created and incident.status.resolved with a link to the incident', async () => {
