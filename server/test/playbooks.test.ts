@@ -228,7 +228,7 @@ describe.each(databaseKinds())('playbooks on %s', (kind) => {
     const bad = await apply(
       `${playbook('ok-one', '  actions:\n    - name: a\n      exec: {script: "true"}\n')}---\n${playbook(
         'bad',
-        '  approval:\n    approvers: {people: [x]}\n  actions:\n    - name: a\n      gitops: {}\n',
+        '  runsOn: [agent-1]\n  actions:\n    - name: a\n      exec: {script: "true"}\n',
       )}`,
     );
     expect(bad.status).toBe(400);
@@ -237,9 +237,9 @@ describe.each(databaseKinds())('playbooks on %s', (kind) => {
     // Positions are in the text as sent (the second document starts on line 12).
     expect(errors.errors).toEqual([
       expect.objectContaining({
-        message: 'spec.approval: approvals are not supported yet (line 18, column 5)',
-        line: 18,
-        column: 5,
+        message: 'spec.runsOn: running playbooks on agents (runsOn) is not supported yet (line 17, column 11)',
+        line: 17,
+        column: 11,
       }),
     ]);
     // Nothing of a refused file is stored, not even its valid documents.

@@ -17,13 +17,22 @@ interface Deps {
   identity: Identity;
 }
 
+/** The approval in a run's spec; none when it has none (or the stored spec no longer parses). */
+function approvalOf(spec: unknown) {
+  try {
+    return parseStoredPlaybook(spec).spec.approval;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The approvers of a run, from the spec it was requested with. */
 async function approverSet(
   db: Queryable,
   spec: unknown,
   requester: string | null,
 ): Promise<ApproverSet | undefined> {
-  const approval = parseStoredPlaybook(spec).spec.approval;
+  const approval = approvalOf(spec);
   if (!approval) return undefined;
   const ids = await resolveApprovers(db, approval);
   const teams = [];

@@ -11,6 +11,7 @@ import { useListState } from '../../ui/list-state';
 import { usePageHeader } from '../../ui/page-header';
 import { TimeRangePicker } from '../../ui/time-range/TimeRangePicker';
 import { resolveRangeOrLog, useTimeRangeParams } from '../../ui/time-range/useTimeRange';
+import { AwaitingApproval } from './AwaitingApproval';
 import { PlaybookRunsTable } from './PlaybookRunsTable';
 import { playbookKeys } from './playbooksApi';
 import { runKeys, runsApi } from './run/runsApi';
@@ -96,6 +97,9 @@ export default function PlaybookRunsPage() {
           ))}
         </Select>
         <TimeRangePicker value={range} onChange={setRange} allowFuture={false} />
+        <div className="ml-auto">
+          <AwaitingApproval />
+        </div>
       </div>
       <PlaybookRunsTable filter={filter} list={list} />
     </div>

@@ -15,6 +15,7 @@ import { EmptyState } from '../../ui/empty-state';
 import { usePageHeader } from '../../ui/page-header';
 import { Skeleton } from '../../ui/skeleton';
 import { toast } from '../../ui/toast';
+import { AwaitingApproval } from './AwaitingApproval';
 import { groupByCategory, playbookIcon, playbookTitle, type PlaybookCardRow } from './playbookCards';
 import { SAMPLE_PLAYBOOK_YAML } from './playbookSchema';
 import { playbookKeys, playbooksApi } from './playbooksApi';
@@ -72,6 +73,7 @@ export default function PlaybooksPage() {
             `${total ?? playbooks.length} playbook${(total ?? playbooks.length) === 1 ? '' : 's'}`}
         </p>
         <div className="ml-auto flex gap-2">
+          <AwaitingApproval />
           <Button asChild variant="outline" size="sm">
             <Link to="/playbooks/runs">
               <ListChecks className="size-4" aria-hidden /> Runs

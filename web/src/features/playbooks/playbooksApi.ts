@@ -27,6 +27,14 @@ export const playbooksApi = {
 
   cancel: (id: string) => api.post<unknown>(`/api/playbook/run/${enc(id)}/cancel`),
 
+  /** Approve or reject a run waiting for approval (403 for someone who is not an approver). */
+  decide: (id: string, action: 'approve' | 'reject', reason?: string) =>
+    api.post<{ id: string; status: string }>(`/api/playbook/run/${action}/${enc(id)}`, reason ? { reason } : {}),
+
+  /** Runs waiting for the signed-in person's approval. */
+  pendingApprovals: (signal?: AbortSignal) =>
+    api.get<{ count: number; run_ids: string[] }>('/api/playbook/approvals/pending', { signal }),
+
   /** Applies Playbook YAML (or JSON) text: 400 answers carry positions in `errors`. */
   apply: async (text: string, language: 'yaml' | 'json' = 'yaml') =>
     (
@@ -53,4 +61,5 @@ export const playbookKeys = {
   run: (id: string) => ['playbooks', 'run', id] as const,
   runs: (filter: unknown) => ['playbooks', 'runs', filter] as const,
   list: () => ['playbooks', 'list'] as const,
+  pendingApprovals: () => ['playbooks', 'approvals', 'pending'] as const,
 };

@@ -17,6 +17,7 @@ export interface RunsFilter {
 }
 
 export const RUN_STATUSES: ReadonlyArray<{ value: PlaybookRunStatus; label: string }> = [
+  { value: 'pending_approval', label: 'Pending Approval' },
   { value: 'pending', label: 'Pending' },
   { value: 'scheduled', label: 'Scheduled' },
   { value: 'running', label: 'Running' },

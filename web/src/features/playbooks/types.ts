@@ -73,7 +73,14 @@ export interface PlaybookParams {
   resource: { type: 'config' | 'component' | 'check'; id: string; name: string } | null;
 }
 
-export type PlaybookRunStatus = 'pending' | 'scheduled' | 'running' | 'completed' | 'failed' | 'cancelled';
+export type PlaybookRunStatus =
+  | 'pending_approval'
+  | 'pending'
+  | 'scheduled'
+  | 'running'
+  | 'completed'
+  | 'failed'
+  | 'cancelled';
 export type PlaybookActionStatus = 'scheduled' | 'running' | 'sleeping' | 'completed' | 'failed' | 'skipped';
 
 /** Runs until one of these, then stop polling (spec/3 §5). */
@@ -98,6 +105,33 @@ export interface PlaybookRunListRow {
   agent_id: string;
   playbooks: { id: string; name: string; title: string | null; icon: string | null; category: string | null };
   duration_ms: number | null;
+  /** What started the run (absent in rows written before triggers existed). */
+  trigger?: RunTrigger;
+}
+
+/** playbook_runs.trigger. */
+export interface RunTrigger {
+  type: 'manual' | 'event' | 'schedule' | 'webhook';
+  event?: string;
+  schedule?: string;
+  path?: string;
+}
+
+/** The approval part of GET /api/playbook/run/{id}; the server decides can_approve for the caller. */
+export interface RunApproval {
+  type: 'any' | 'all';
+  approvers: { people: { id: string; name: string }[]; teams: { id: string; name: string }[] };
+  approvals: {
+    person_id: string;
+    person_name: string;
+    team_id: string | null;
+    team_name: string | null;
+    status: 'approved' | 'rejected';
+    reason: string | null;
+    created_at: string;
+  }[];
+  can_approve: boolean;
+  can_reject: boolean;
 }
 
 export interface PlaybookRunAction {
@@ -122,6 +156,7 @@ export interface PlaybookRunDetail extends Omit<PlaybookRunListRow, 'playbooks' 
   component: { id: string; name: string; type: string } | null;
   check: { id: string; name: string; type: string } | null;
   actions: PlaybookRunAction[];
+  approval: RunApproval | null;
 }
 
 /** POST /api/playbook/run. */

@@ -1,5 +1,6 @@
 // /playbooks/runs/{id} (spec/3 §2, §5): the run's header (playbook, status, resource, who started
-// it, times, duration, parameters), Re-run and Cancel, its steps and the selected step's output.
+// it, its trigger, times, duration, parameters), Re-run and Cancel, the approval panel of a playbook
+// with approval, its steps and the selected step's output.
 // The run refreshes every 2 s until it finishes; the selected action every 1 s until it does.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Ban, RotateCcw, SearchX } from 'lucide-react';
@@ -18,7 +19,8 @@ import { toast, toastError } from '../../../ui/toast';
 import { playbookKeys, playbooksApi } from '../playbooksApi';
 import { RunPlaybookModal } from '../RunPlaybookModal';
 import { runResource } from '../runsFilters';
-import type { PlaybookRunDetail } from '../types';
+import type { PlaybookRunDetail, RunTrigger } from '../types';
+import { ApprovalPanel } from './ApprovalPanel';
 import { RunStatusBadge, StatusIcon } from './RunStatus';
 import { runKeys, runsApi } from './runsApi';
 import {
@@ -68,6 +70,20 @@ function Info({ label, children }: { label: string; children: ReactNode }) {
       <dd className="mt-0.5 truncate text-[13px] text-foreground">{children || '—'}</dd>
     </div>
   );
+}
+
+/** What started the run, in words: a person (manual), an event, a schedule or a webhook. */
+export function triggerText(trigger: RunTrigger | undefined): string {
+  switch (trigger?.type) {
+    case 'event':
+      return `Event ${trigger.event ?? ''}`.trim();
+    case 'schedule':
+      return `Schedule ${trigger.schedule ?? ''}`.trim();
+    case 'webhook':
+      return `Webhook ${trigger.path ?? ''}`.trim();
+    default:
+      return 'Manual';
+  }
 }
 
 function resourceOf(run: PlaybookRunDetail): { href: string; label: string; kind: string } | undefined {
@@ -129,7 +145,7 @@ function RunView({ run }: { run: PlaybookRunDetail }) {
             )}
           </div>
         </div>
-        <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-2 md:grid-cols-3 xl:grid-cols-6" data-testid="run-info">
+        <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-2 md:grid-cols-4 xl:grid-cols-7" data-testid="run-info">
           <Info label="Resource">
             {resource && (
               <Link to={resource.href} className="text-primary hover:underline" title={resource.kind}>
@@ -142,6 +158,9 @@ function RunView({ run }: { run: PlaybookRunDetail }) {
           <Info label="Ended">{formatDateTime(run.end_time)}</Info>
           <Info label="Duration">{formatDuration(durationMs(run.start_time, run.end_time))}</Info>
           <Info label="Playbook">{run.playbooks.name}</Info>
+          <Info label="Trigger">
+            <span data-testid="run-trigger">{triggerText(run.trigger)}</span>
+          </Info>
         </dl>
         {parameters.length > 0 && (
           <div className="mt-3">
@@ -162,6 +181,8 @@ function RunView({ run }: { run: PlaybookRunDetail }) {
           </div>
         )}
       </div>
+
+      {run.approval && <ApprovalPanel run={run} approval={run.approval} />}
 
       <div className="grid gap-4 lg:grid-cols-[280px_minmax(0,1fr)]">
         <StepList steps={steps} selectedId={selectedId} onSelect={setRequested} />

@@ -1,5 +1,15 @@
-// Run and action statuses (spec/3 §5) as a badge and as a step icon.
-import { Ban, CheckCircle2, Clock, Loader2, MinusCircle, Moon, XCircle, type LucideIcon } from 'lucide-react';
+// Run and action statuses (spec/3 §4, §5; pending_approval shown as 'Pending Approval') as a badge and as a step icon.
+import {
+  Ban,
+  CheckCircle2,
+  Clock,
+  Loader2,
+  MinusCircle,
+  Moon,
+  UserCheck,
+  XCircle,
+  type LucideIcon,
+} from 'lucide-react';
 import { Badge, type BadgeTone } from '../../../ui/badge';
 import { cn } from '../../../ui/cn';
 import type { PlaybookActionStatus, PlaybookRunStatus } from '../types';
@@ -7,6 +17,7 @@ import type { PlaybookActionStatus, PlaybookRunStatus } from '../types';
 type Status = PlaybookRunStatus | PlaybookActionStatus;
 
 const TONES: Record<Status, BadgeTone> = {
+  pending_approval: 'warning',
   pending: 'neutral',
   scheduled: 'neutral',
   running: 'primary',
@@ -18,6 +29,7 @@ const TONES: Record<Status, BadgeTone> = {
 };
 
 const ICONS: Record<Status, { icon: LucideIcon; className: string }> = {
+  pending_approval: { icon: UserCheck, className: 'text-warning' },
   pending: { icon: Clock, className: 'text-muted' },
   scheduled: { icon: Clock, className: 'text-muted' },
   running: { icon: Loader2, className: 'animate-spin text-primary' },
@@ -28,10 +40,13 @@ const ICONS: Record<Status, { icon: LucideIcon; className: string }> = {
   skipped: { icon: MinusCircle, className: 'text-subtle' },
 };
 
+/** Shown words where the status is not one word. */
+const LABELS: Partial<Record<Status, string>> = { pending_approval: 'Pending Approval' };
+
 export function RunStatusBadge({ status }: { status: Status }) {
   return (
     <Badge tone={TONES[status] ?? 'neutral'} className="capitalize">
-      <span data-testid="run-status">{status}</span>
+      <span data-testid="run-status">{LABELS[status] ?? status}</span>
     </Badge>
   );
 }
