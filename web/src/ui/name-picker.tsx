@@ -1,14 +1,14 @@
-// A search select over one /api/db table by name, for the rule's recipient (people, teams,
-// connections) and the silenced resource (checks, catalog items, components, canaries): searches
-// once typing pauses, 'Start typing to search' before, 'No options found' when nothing matches.
+// A search select over one /api/db table by name (a rule's recipient, a silenced resource, the
+// resource a playbook runs on): searches once typing pauses for 300 ms (spec/1 §5); 'Start typing
+// to search' before, 'No options found' when nothing matches (spec/1 §2).
 import { useQuery } from '@tanstack/react-query';
 import { Check, ChevronDown } from 'lucide-react';
-import { useEffect, useId, useState, type KeyboardEvent } from 'react';
-import { containsPattern, db } from '../../api/postgrest';
-import { cn } from '../../ui/cn';
-import { Input } from '../../ui/input';
-import { Popover, PopoverContent, PopoverTrigger } from '../../ui/popover';
-import { notificationKeys } from './keys';
+import { useId, useState, type KeyboardEvent } from 'react';
+import { containsPattern, db } from '../api/postgrest';
+import { cn } from './cn';
+import { Input } from './input';
+import { useDebouncedValue } from './link-to-incident/useDebounced';
+import { Popover, PopoverContent, PopoverTrigger } from './popover';
 
 export type PickerTable = 'checks' | 'canaries' | 'components' | 'config_items' | 'people' | 'teams' | 'connections';
 
@@ -29,32 +29,31 @@ const COLUMNS: Record<PickerTable, string> = {
   connections: 'id,name,detail:type',
 };
 
+/** The tables with a `type` column, which `types` can narrow. */
+const TYPED_TABLES: ReadonlySet<PickerTable> = new Set(['checks', 'components', 'config_items', 'connections']);
+
 const SEARCH_DEBOUNCE_MS = 300;
 const MAX_OPTIONS = 25;
 
-function useDebounced(value: string, ms: number): string {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return debounced;
-}
-
-const search = (table: PickerTable, text: string, signal: AbortSignal) =>
-  db<PickerOption>(table)
+function search(table: PickerTable, text: string, types: readonly string[], signal: AbortSignal) {
+  const q = db<PickerOption>(table)
     .select(COLUMNS[table])
     .ilike('name', containsPattern(text))
     .is('deleted_at', null)
     .order('name')
-    .limit(MAX_OPTIONS)
-    .list(signal)
-    .then((r) => r.data);
+    .limit(MAX_OPTIONS);
+  if (types.length && TYPED_TABLES.has(table)) q.in('type', types);
+  return q.list(signal).then((r) => r.data);
+}
+
+const NO_TYPES: readonly string[] = [];
 
 export function NamePicker({
   table,
   value,
   selectedName,
+  types = NO_TYPES,
+  queryScope,
   onChange,
   id,
   label,
@@ -67,6 +66,10 @@ export function NamePicker({
   value: string;
   /** The chosen row's name when known (else it is looked up by id). */
   selectedName?: string;
+  /** Offer only rows of these types (tables with a `type` column); all when empty. */
+  types?: readonly string[];
+  /** The caller's query-key root, so invalidating its area also refreshes the picker. */
+  queryScope: readonly unknown[];
   onChange(option: PickerOption): void;
   id?: string;
   /** The accessible name of the trigger (the field's label). */
@@ -79,16 +82,16 @@ export function NamePicker({
   const [open, setOpen] = useState(false);
   const [text, setText] = useState('');
   const [active, setActive] = useState(0);
-  const term = useDebounced(text.trim(), SEARCH_DEBOUNCE_MS);
+  const term = useDebouncedValue(text.trim(), SEARCH_DEBOUNCE_MS);
 
   const options = useQuery({
-    queryKey: notificationKeys.picker(table, term),
-    queryFn: ({ signal }) => search(table, term, signal),
+    queryKey: [...queryScope, 'picker', table, term, types],
+    queryFn: ({ signal }) => search(table, term, types, signal),
     enabled: open && term !== '',
     staleTime: 30_000,
   });
   const chosen = useQuery({
-    queryKey: notificationKeys.picked(table, value),
+    queryKey: [...queryScope, 'picked', table, value],
     queryFn: async ({ signal }) =>
       (await db<PickerOption>(table).select(COLUMNS[table]).eq('id', value).single(signal)) ?? null,
     enabled: !!value && !selectedName,
@@ -121,6 +124,7 @@ export function NamePicker({
   else if (options.isPending || term !== text.trim()) status = 'Searching…';
   else if (options.isError) status = 'Search failed';
   else if (!rows.length) status = 'No options found';
+  const failed = status === 'Search failed';
 
   return (
     <Popover open={open} onOpenChange={setOpen}>
@@ -160,9 +164,7 @@ export function NamePicker({
         />
         <ul id={listId} role="listbox" aria-label={label} className="mt-2 max-h-60 overflow-y-auto">
           {status ? (
-            <li className={cn('px-2 py-3 text-center text-[13px]', options.isError ? 'text-danger' : 'text-muted')}>
-              {status}
-            </li>
+            <li className={cn('px-2 py-3 text-center text-[13px]', failed ? 'text-danger' : 'text-muted')}>{status}</li>
           ) : (
             rows.map((o, i) => (
               <li

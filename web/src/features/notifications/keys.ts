@@ -10,6 +10,4 @@ export const notificationKeys = {
   silences: () => [...notificationKeys.all, 'silences'] as const,
   silenceList: (page: Record<string, unknown>) => [...notificationKeys.silences(), 'list', page] as const,
   silence: (id: string) => [...notificationKeys.silences(), 'detail', id] as const,
-  picker: (table: string, search: string) => [...notificationKeys.all, 'picker', table, search] as const,
-  picked: (table: string, id: string) => [...notificationKeys.all, 'picked', table, id] as const,
 };

@@ -4,7 +4,8 @@ import { Controller, type UseFormReturn } from 'react-hook-form';
 import { useCan } from '../../../api/session';
 import { cn } from '../../../ui/cn';
 import { Field, Input, Select, Textarea } from '../../../ui/input';
-import { NamePicker } from '../NamePicker';
+import { NamePicker } from '../../../ui/name-picker';
+import { notificationKeys } from '../keys';
 import { DurationField } from './DurationField';
 import { REPEAT_INTERVAL_OPTIONS, WAIT_FOR_OPTIONS } from './durationField';
 import { EventsSelect } from './EventsSelect';
@@ -95,6 +96,7 @@ export function RuleFormFields({
                 render={({ field }) => (
                   <NamePicker
                     id={id}
+                    queryScope={notificationKeys.all}
                     table="people"
                     label="Person"
                     describedBy={d}
@@ -120,6 +122,7 @@ export function RuleFormFields({
                 render={({ field }) => (
                   <NamePicker
                     id={id}
+                    queryScope={notificationKeys.all}
                     table="teams"
                     label="Team"
                     describedBy={d}
@@ -162,6 +165,7 @@ export function RuleFormFields({
                     render={({ field }) => (
                       <NamePicker
                         id={id}
+                        queryScope={notificationKeys.all}
                         table="connections"
                         label="Connection"
                         describedBy={d}

@@ -2,8 +2,9 @@
 // the kind of resource (choosing one clears the others) and its picker, or a namespace; how long;
 // the reason; recursive.
 import { Field, Input, Select, Textarea } from '../../../ui/input';
+import { NamePicker } from '../../../ui/name-picker';
+import { notificationKeys } from '../keys';
 import { cn } from '../../../ui/cn';
-import { NamePicker } from '../NamePicker';
 import {
   SILENCE_DURATIONS,
   SILENCE_RESOURCE_KINDS,
@@ -57,6 +58,7 @@ export function SilenceFormFields({
           {(id, d) => (
             <NamePicker
               id={id}
+              queryScope={notificationKeys.all}
               table={kind.table}
               label={kind.label}
               describedBy={d}
