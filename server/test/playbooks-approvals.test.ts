@@ -28,7 +28,13 @@ interface RunAnswer {
   approval: {
     type: string;
     approvers: { people: { id: string; name: string }[]; teams: { id: string; name: string }[] };
-    approvals: { person_id: string; person_name: string; team_name: string | null; status: string; reason: string | null }[];
+    approvals: {
+      person_id: string;
+      person_name: string;
+      team_name: string | null;
+      status: string;
+      reason: string | null;
+    }[];
     can_approve: boolean;
     can_reject: boolean;
   } | null;
@@ -130,7 +136,8 @@ ${approval}
     return String(r.json.run_id);
   }
 
-  const getRun = async (id: string, as: Session) => (await call(`/api/playbook/run/${id}`, { as })).json as unknown as RunAnswer;
+  const getRun = async (id: string, as: Session) =>
+    (await call(`/api/playbook/run/${id}`, { as })).json as unknown as RunAnswer;
   const decide = (action: 'approve' | 'reject', id: string, as: Session, body?: unknown) =>
     call(`/api/playbook/run/${action}/${id}`, { method: 'POST', as, ...(body ? { body } : {}) });
 
@@ -172,7 +179,10 @@ ${approval}
   });
 
   it('all: one approval is not enough, the same person twice is refused, the second approver starts it', async () => {
-    const playbook = await applyPlaybook('approve-all', `    type: all\n    approvers: {people: [${ann.email}, ${bob.id}]}`);
+    const playbook = await applyPlaybook(
+      'approve-all',
+      `    type: all\n    approvers: {people: [${ann.email}, ${bob.id}]}`,
+    );
     const runId = await requestRun(playbook);
     expect((await decide('approve', runId, ann)).json.status).toBe('pending_approval');
     expect((await decide('approve', runId, ann)).status).toBe(409);
@@ -186,7 +196,10 @@ ${approval}
   });
 
   it('a rejection ends the run failed with who rejected it and why', async () => {
-    const playbook = await applyPlaybook('approve-reject', `    type: all\n    approvers: {people: [${ann.email}, ${bob.email}]}`);
+    const playbook = await applyPlaybook(
+      'approve-reject',
+      `    type: all\n    approvers: {people: [${ann.email}, ${bob.email}]}`,
+    );
     const runId = await requestRun(playbook);
     const rejected = await decide('reject', runId, ann, { reason: 'too risky on a Friday' });
     expect(rejected.status).toBe(200);

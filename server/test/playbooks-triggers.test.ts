@@ -98,7 +98,9 @@ describe.each(databaseKinds())('playbook triggers on %s', (kind) => {
   async function drainUntilDone(runId: string) {
     for (let i = 0; i < 10; i++) {
       await runner.drain();
-      const { rows } = await test.db.query<{ status: string }>('SELECT status FROM playbook_runs WHERE id = $1', [runId]);
+      const { rows } = await test.db.query<{ status: string }>('SELECT status FROM playbook_runs WHERE id = $1', [
+        runId,
+      ]);
       if (rows[0]?.status === 'completed' || rows[0]?.status === 'failed') return;
     }
   }
@@ -132,7 +134,11 @@ describe.each(databaseKinds())('playbook triggers on %s', (kind) => {
     await app.ctx.events.drain();
     const runs = await runsOf(restart);
     expect(runs).toEqual([
-      expect.objectContaining({ check_id: checkId, status: 'pending', trigger: { type: 'event', event: 'check.failed' } }),
+      expect.objectContaining({
+        check_id: checkId,
+        status: 'pending',
+        trigger: { type: 'event', event: 'check.failed' },
+      }),
     ]);
     expect(await runsOf(other)).toEqual([]);
     await runner.drain();
@@ -265,7 +271,9 @@ describe.each(databaseKinds())('playbook triggers on %s', (kind) => {
         `  on: {webhook: {path: basic, authentication: {basic: {username: {value: ci}, password: {value: pw}}}}}\n  actions: [{name: a, exec: {script: "true"}}]\n`,
       ),
     );
-    const basic = (user: string, pass: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}` });
+    const basic = (user: string, pass: string) => ({
+      authorization: `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`,
+    });
     expect((await hook('basic', '{}', basic('ci', 'nope'))).status).toBe(401);
     expect((await hook('basic', '{}', basic('ci', 'pw'))).status).toBe(201);
 
@@ -277,7 +285,10 @@ describe.each(databaseKinds())('playbook triggers on %s', (kind) => {
       ),
     );
     const svix = (body: string, ts: number) => {
-      const sig = crypto.createHmac('sha256', Buffer.from(secret, 'base64')).update(`msg_1.${ts}.${body}`).digest('base64');
+      const sig = crypto
+        .createHmac('sha256', Buffer.from(secret, 'base64'))
+        .update(`msg_1.${ts}.${body}`)
+        .digest('base64');
       return { 'svix-id': 'msg_1', 'svix-timestamp': String(ts), 'svix-signature': `v1,${sig}` };
     };
     const now = Math.floor(Date.now() / 1000);

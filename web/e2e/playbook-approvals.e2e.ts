@@ -22,7 +22,10 @@ async function createUser(admin: Page, first: string, email: string, role: strin
   if (!invited.ok()) throw new Error(`invite failed: ${invited.status()} ${await invited.text()}`);
   const { link } = (await invited.json()) as { link: string };
   const token = new URL(link, app.url).searchParams.get('invite');
-  const accepted = await admin.request.post('/api/auth/invite/accept', { data: { token, password: PASSWORD }, headers });
+  const accepted = await admin.request.post('/api/auth/invite/accept', {
+    data: { token, password: PASSWORD },
+    headers,
+  });
   if (!accepted.ok()) throw new Error(`accept failed: ${accepted.status()} ${await accepted.text()}`);
 }
 

@@ -19,7 +19,10 @@ describe('playbook approvals', () => {
   });
 
   it('refuses the requester approving their own run unless they are the only approver', () => {
-    expect(eligibility(set({ people: ['req', 'a'] }), 'req', 'approve')).toMatchObject({ ok: false, reason: 'own-run' });
+    expect(eligibility(set({ people: ['req', 'a'] }), 'req', 'approve')).toMatchObject({
+      ok: false,
+      reason: 'own-run',
+    });
     expect(eligibility(set({ people: ['req', 'a'] }), 'req', 'reject')).toMatchObject({ ok: true });
     expect(eligibility(set({ people: ['req'] }), 'req', 'approve')).toMatchObject({ ok: true });
     expect(isApproved(set({ people: ['req'] }), yes('req'))).toBe(true);

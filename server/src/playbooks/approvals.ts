@@ -22,8 +22,7 @@ export interface Vote {
 }
 
 export type Eligibility =
-  | { ok: true; teamId: string | null }
-  | { ok: false; reason: 'not-approver' | 'own-run'; message: string };
+  { ok: true; teamId: string | null } | { ok: false; reason: 'not-approver' | 'own-run'; message: string };
 
 /** Everyone who could approve: listed people and members of listed teams. */
 export function everyApprover(set: ApproverSet): Set<string> {

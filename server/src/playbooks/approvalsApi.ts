@@ -27,11 +27,7 @@ function approvalOf(spec: unknown) {
 }
 
 /** The approvers of a run, from the spec it was requested with. */
-async function approverSet(
-  db: Queryable,
-  spec: unknown,
-  requester: string | null,
-): Promise<ApproverSet | undefined> {
+async function approverSet(db: Queryable, spec: unknown, requester: string | null): Promise<ApproverSet | undefined> {
   const approval = approvalOf(spec);
   if (!approval) return undefined;
   const ids = await resolveApprovers(db, approval);
@@ -74,10 +70,15 @@ export async function runApprovalInfo(
   const voted = votes.some((v) => v.person_id === caller.id);
   return {
     type: set.type,
-    approvers: { people: await named('people', set.people), teams: await named('teams', set.teams.map((t) => t.id)) },
+    approvers: {
+      people: await named('people', set.people),
+      teams: await named(
+        'teams',
+        set.teams.map((t) => t.id),
+      ),
+    },
     approvals: votes,
-    can_approve:
-      run.status === 'pending_approval' && !voted && eligibility(set, caller.id, 'approve').ok,
+    can_approve: run.status === 'pending_approval' && !voted && eligibility(set, caller.id, 'approve').ok,
     can_reject: run.status === 'pending_approval' && !voted && eligibility(set, caller.id, 'reject').ok,
   };
 }

@@ -84,7 +84,9 @@ describe('Playbook resource', () => {
       .map((e) => `${e.path}@${e.line}: ${e.message}`)
       .join('\n');
     expect(messages).toContain('spec.approval.type@8: spec.approval.type: type is any (one approval is enough) or all');
-    expect(messages).toContain('spec.on.config[0]@11: spec.on.config[0]: when: unknown field (use event, filter and labels)');
+    expect(messages).toContain(
+      'spec.on.config[0]@11: spec.on.config[0]: when: unknown field (use event, filter and labels)',
+    );
     expect(messages).toContain('spec.on.webhook.path@12');
   });
 

@@ -85,7 +85,12 @@ export class PlaybookScheduleTrigger {
           next,
         ]);
         try {
-          const playbook = { id: row.playbook_id, name: row.name, resource: row.spec, def: parseStoredPlaybook(row.spec) };
+          const playbook = {
+            id: row.playbook_id,
+            name: row.name,
+            resource: row.spec,
+            def: parseStoredPlaybook(row.spec),
+          };
           const params = triggeredParams(playbook, null);
           await queueTriggeredRun(tx, playbook, null, { type: 'schedule', schedule: row.schedule }, params);
           started++;

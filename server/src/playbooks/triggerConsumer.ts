@@ -101,7 +101,8 @@ export class PlaybookTriggerConsumer implements EventConsumer {
         return outcome.matched;
       });
       const kinds = acceptedKinds(playbook.def.spec);
-      const fits = kinds.length === 0 || (kinds.includes(key.resource) && playbookMatches(playbook.def.spec, target.match));
+      const fits =
+        kinds.length === 0 || (kinds.includes(key.resource) && playbookMatches(playbook.def.spec, target.match));
       if (!matched || !fits) {
         this.stats.filtered++;
         continue;

@@ -121,7 +121,10 @@ export function checkApproval(approval: z.infer<typeof approvalSchema>, report: 
   const people = approval.approvers.people ?? [];
   const teams = approval.approvers.teams ?? [];
   if (!people.length && !teams.length)
-    report(['spec', 'approval', 'approvers'], 'name at least one approver (people: emails or ids, teams: names or ids)');
+    report(
+      ['spec', 'approval', 'approvers'],
+      'name at least one approver (people: emails or ids, teams: names or ids)',
+    );
   return { type: approval.type ?? 'any', approvers: { people, teams } };
 }
 

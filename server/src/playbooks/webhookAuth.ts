@@ -133,7 +133,9 @@ async function verifyJwt(
         data,
         {
           key,
-          ...(alg.pss ? { padding: crypto.constants.RSA_PKCS1_PSS_PADDING, saltLength: crypto.constants.RSA_PSS_SALTLEN_DIGEST } : {}),
+          ...(alg.pss
+            ? { padding: crypto.constants.RSA_PKCS1_PSS_PADDING, saltLength: crypto.constants.RSA_PSS_SALTLEN_DIGEST }
+            : {}),
           ...(alg.ec ? { dsaEncoding: 'ieee-p1363' as const } : {}),
         },
         signature,

@@ -74,13 +74,7 @@ export interface PlaybookParams {
 }
 
 export type PlaybookRunStatus =
-  | 'pending_approval'
-  | 'pending'
-  | 'scheduled'
-  | 'running'
-  | 'completed'
-  | 'failed'
-  | 'cancelled';
+  'pending_approval' | 'pending' | 'scheduled' | 'running' | 'completed' | 'failed' | 'cancelled';
 export type PlaybookActionStatus = 'scheduled' | 'running' | 'sleeping' | 'completed' | 'failed' | 'skipped';
 
 /** Runs until one of these, then stop polling (spec/3 §5). */

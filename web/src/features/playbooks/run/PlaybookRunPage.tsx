@@ -191,7 +191,11 @@ function RunView({ run }: { run: PlaybookRunDetail }) {
             <SelectedStep key={selected.id} run={run} step={selected} />
           ) : (
             <p className="text-[13px] text-muted">
-              {running ? 'Waiting for the first action...' : 'This run has no actions.'}
+              {run.status === 'pending_approval'
+                ? 'Waiting for approval...'
+                : running
+                  ? 'Waiting for the first action...'
+                  : 'This run has no actions.'}
             </p>
           )}
         </div>
