@@ -4,45 +4,16 @@
 import { SMTPServer, type SMTPServerAuthentication } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ResolvedConnection } from '../src/connections/resolve.js';
 import {
   destinationForConnection,
   destinationForUrl,
   emailConfig,
-  SenderError,
   senderForUrl,
-  type SendContext,
 } from '../src/notifications/senders/index.js';
 import { startHttpReceiver } from './helpers/http-receiver.js';
 import { testMessage } from './helpers/notification-message.js';
+import { sendContext, sendFailure, testConnection } from './helpers/notification-channels.js';
 import { startSmtpSink, type SmtpSink } from './helpers/smtp.js';
-
-const ctx = (timeoutMs = 5000): SendContext => ({
-  signal: AbortSignal.timeout(timeoutMs),
-  timeoutMs,
-  smtp: { url: undefined, from: 'ops@example.com' },
-});
-
-const connection = (c: Partial<ResolvedConnection> & { type: string }): ResolvedConnection => ({
-  name: `${c.type}-test`,
-  url: null,
-  username: null,
-  password: null,
-  certificate: null,
-  insecureTls: false,
-  properties: {},
-  ...c,
-});
-
-async function failure(p: Promise<unknown>): Promise<SenderError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(SenderError);
-    return e as SenderError;
-  }
-  throw new Error('expected the send to fail');
-}
 
 describe('Email', () => {
   let sink: SmtpSink;
@@ -54,7 +25,7 @@ describe('Email', () => {
   it("mails given addresses through the server's SMTP_URL, HTML and text", async () => {
     const sender = senderForUrl('smtp://x');
     const config = emailConfig(sink.url, 'Opsdeck <ops@example.com>', ['p1@example.com', 'p2@example.com']);
-    const result = await sender.send(config, testMessage(), ctx());
+    const result = await sender.send(config, testMessage(), sendContext());
     const mail = await sink.waitFor('p1@example.com', /api-health/);
     expect(mail.from).toBe('ops@example.com');
     expect(mail.to).toEqual(['p1@example.com', 'p2@example.com']);
@@ -71,7 +42,7 @@ describe('Email', () => {
     const { sender, config } = destinationForUrl(
       `smtp://127.0.0.1:${smtpPort}/?from=alerts@example.com&fromName=Ops%20Alerts&to=oncall@example.com&encryption=None`,
     );
-    await sender.send(config, testMessage({ title: 'Disk almost full' }), ctx());
+    await sender.send(config, testMessage({ title: 'Disk almost full' }), sendContext());
     const mail = await sink.waitFor('oncall@example.com', /Disk almost full/);
     expect(mail.raw).toMatch(/^From: Ops Alerts <alerts@example\.com>$/m);
   });
@@ -110,7 +81,7 @@ describe('Email', () => {
     afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
     const mailConnection = (password: string, to: string) =>
-      connection({
+      testConnection({
         type: 'email',
         username: 'bob',
         password,
@@ -127,25 +98,25 @@ describe('Email', () => {
 
     it('logs in with the connection credentials and delivers', async () => {
       const { sender, config } = destinationForConnection(mailConnection('SmtpSecret1', 'a@example.com'));
-      const result = await sender.send(config, testMessage(), ctx());
+      const result = await sender.send(config, testMessage(), sendContext());
       expect(users).toContain('bob');
       expect(result.response).toMatchObject({ accepted: ['a@example.com'] });
     });
 
     it('a refused recipient (550) is final, a busy one (451) is retried', async () => {
       const refused = destinationForConnection(mailConnection('SmtpSecret1', 'nobody@example.com'));
-      const final = await failure(refused.sender.send(refused.config, testMessage(), ctx()));
+      const final = await sendFailure(refused.sender.send(refused.config, testMessage(), sendContext()));
       expect(final.retryable).toBe(false);
       expect(final.message).toMatch(/No such user/);
       const busy = destinationForConnection(mailConnection('SmtpSecret1', 'later@example.com'));
-      const later = await failure(busy.sender.send(busy.config, testMessage(), ctx()));
+      const later = await sendFailure(busy.sender.send(busy.config, testMessage(), sendContext()));
       expect(later.retryable).toBe(true);
       expect(later.message).toMatch(/Mailbox busy/);
     });
 
     it('a failed login is final and does not show the password', async () => {
       const { sender, config } = destinationForConnection(mailConnection('WrongSecret9', 'a@example.com'));
-      const err = await failure(sender.send(config, testMessage(), ctx()));
+      const err = await sendFailure(sender.send(config, testMessage(), sendContext()));
       expect(err.message).toMatch(/^email: EAUTH: /);
       expect(err.message).not.toContain('WrongSecret9');
       expect(err.retryable).toBe(false);
@@ -157,7 +128,7 @@ describe('Email', () => {
       const { sender, config } = destinationForUrl(
         `smtp://127.0.0.1:${new URL(closed.url).port}/?from=a@example.com&to=b@example.com`,
       );
-      const err = await failure(sender.send(config, testMessage(), ctx()));
+      const err = await sendFailure(sender.send(config, testMessage(), sendContext()));
       expect(err.message).toMatch(/ECONNREFUSED|ECONNECTION/);
       expect(err.retryable).toBe(true);
     });

@@ -1,53 +1,13 @@
 // Push, incident and webhook channels deliver for real: ntfy, Gotify, PagerDuty, Opsgenie and the generic
 // webhook send to a loopback receiver and the test reads the request it got. 5xx, 408 and 429 are
 // retryable, other 4xx are not; timeouts and refused connections are retryable; no error shows a secret.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ResolvedConnection } from '../src/connections/resolve.js';
-import {
-  destinationForConnection,
-  destinationForUrl,
-  SenderError,
-  type SendContext,
-} from '../src/notifications/senders/index.js';
-import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.js';
+import { describe, expect, it } from 'vitest';
+import { destinationForConnection, destinationForUrl } from '../src/notifications/senders/index.js';
+import { startHttpReceiver } from './helpers/http-receiver.js';
 import { testMessage } from './helpers/notification-message.js';
+import { sendContext, sendFailure, testConnection, useHttpReceiver } from './helpers/notification-channels.js';
 
-let r: HttpReceiver;
-beforeAll(async () => {
-  r = await startHttpReceiver();
-});
-afterAll(() => r.close());
-beforeEach(() => {
-  r.requests.length = 0;
-  r.reply({ status: 200, body: {} });
-});
-
-const ctx = (timeoutMs = 5000): SendContext => ({
-  signal: AbortSignal.timeout(timeoutMs),
-  timeoutMs,
-  smtp: { url: undefined, from: 'ops@example.com' },
-});
-
-const connection = (c: Partial<ResolvedConnection> & { type: string }): ResolvedConnection => ({
-  name: `${c.type}-test`,
-  url: null,
-  username: null,
-  password: null,
-  certificate: null,
-  insecureTls: false,
-  properties: {},
-  ...c,
-});
-
-async function failure(p: Promise<unknown>): Promise<SenderError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(SenderError);
-    return e as SenderError;
-  }
-  throw new Error('expected the send to fail');
-}
+const r = useHttpReceiver();
 
 const port = () => new URL(r.url).port;
 const PD_KEY = 'eb243592faa24ba2a5511afdf565c889';
@@ -84,7 +44,7 @@ describe('ntfy', () => {
   it('publishes the body to /topic with Title, Priority, Tags, Click, Markdown and Basic auth', async () => {
     r.reply({ body: { id: 'n1', time: 1700000000 } });
     const { sender, config } = destinationForUrl(`ntfy://u:NtfyPass1@127.0.0.1:${port()}/alerts?scheme=http&tags=prod`);
-    const result = await sender.send(config, testMessage(), ctx());
+    const result = await sender.send(config, testMessage(), sendContext());
     const req = r.last();
     expect(req.method).toBe('POST');
     expect(req.path).toBe('/alerts');
@@ -102,9 +62,9 @@ describe('ntfy', () => {
 
   it('sends an access token alone as Bearer (connection) and resolved at default priority', async () => {
     const { sender, config } = destinationForConnection(
-      connection({ type: 'ntfy', url: r.url, password: 'tk_abc', properties: { topic: 'ops' } }),
+      testConnection({ type: 'ntfy', url: r.url, password: 'tk_abc', properties: { topic: 'ops' } }),
     );
-    await sender.send(config, testMessage({ state: 'resolved' }), ctx());
+    await sender.send(config, testMessage({ state: 'resolved' }), sendContext());
     expect(r.last().path).toBe('/ops');
     expect(r.last().headers).toMatchObject({ authorization: 'Bearer tk_abc', priority: '3', tags: 'white_check_mark' });
   });
@@ -114,7 +74,7 @@ describe('Gotify', () => {
   it('posts {title, message, priority, extras} to /message?token=', async () => {
     r.reply({ body: { id: 12, appid: 3 } });
     const { sender, config } = destinationForUrl(`gotify://127.0.0.1:${port()}/sub/GotifyTok1?disabletls=yes`);
-    const result = await sender.send(config, testMessage(), ctx());
+    const result = await sender.send(config, testMessage(), sendContext());
     const req = r.last();
     expect(req.method).toBe('POST');
     expect(req.path).toBe('/sub/message');
@@ -139,9 +99,9 @@ describe('PagerDuty', () => {
       body: { status: 'success', message: 'Event processed', dedup_key: (req.json as { dedup_key: string }).dedup_key },
     }));
     const { sender, config } = destinationForConnection(
-      connection({ type: 'pagerduty', password: PD_KEY, url: r.url, properties: { severity: 'warning' } }),
+      testConnection({ type: 'pagerduty', password: PD_KEY, url: r.url, properties: { severity: 'warning' } }),
     );
-    const result = await sender.send(config, testMessage(), ctx());
+    const result = await sender.send(config, testMessage(), sendContext());
     expect(r.last().path).toBe('/v2/enqueue');
     expect(r.last().json).toMatchObject({
       routing_key: PD_KEY,
@@ -153,7 +113,7 @@ describe('PagerDuty', () => {
       links: [{ href: 'https://opsdeck.example.com/health?checkId=c1' }],
     });
     expect(result.response).toEqual({ status: 'success', message: 'Event processed', dedup_key: 'rule-1:check-c1' });
-    await sender.send(config, testMessage({ state: 'resolved' }), ctx());
+    await sender.send(config, testMessage({ state: 'resolved' }), sendContext());
     expect(r.last().json).toEqual({ routing_key: PD_KEY, event_action: 'resolve', dedup_key: 'rule-1:check-c1' });
   });
 
@@ -163,7 +123,7 @@ describe('PagerDuty', () => {
       body: { status: 'invalid event', message: 'Event object is invalid', errors: ['Length of summary is invalid'] },
     });
     const { sender, config } = destinationForUrl(`pagerduty:///?integrationKey=${PD_KEY}&baseUrl=${r.url}`);
-    const err = await failure(sender.send(config, testMessage(), ctx()));
+    const err = await sendFailure(sender.send(config, testMessage(), sendContext()));
     expect(err.message).toBe(
       'pagerduty: HTTP 400: invalid event; Event object is invalid; Length of summary is invalid',
     );
@@ -175,13 +135,13 @@ describe('Opsgenie', () => {
   it('creates an alert with GenieKey auth and alias = dedupKey, closes it by alias when resolved', async () => {
     r.reply({ status: 202, body: { result: 'Request will be processed', took: 0.1, requestId: 'rq1' } });
     const { sender, config } = destinationForConnection(
-      connection({
+      testConnection({
         type: 'opsgenie',
         password: 'GenieKey1',
         properties: { host: r.url, port: '443', responders: 'team:sre' },
       }),
     );
-    const result = await sender.send(config, testMessage(), ctx());
+    const result = await sender.send(config, testMessage(), sendContext());
     let req = r.last();
     expect(req.method).toBe('POST');
     expect(req.path).toBe('/v2/alerts');
@@ -193,7 +153,7 @@ describe('Opsgenie', () => {
       responders: [{ type: 'team', name: 'sre' }],
     });
     expect(result.response).toEqual({ result: 'Request will be processed', requestId: 'rq1' });
-    await sender.send(config, testMessage({ state: 'resolved' }), ctx());
+    await sender.send(config, testMessage({ state: 'resolved' }), sendContext());
     req = r.last();
     expect(req.url).toBe('/v2/alerts/rule-1%3Acheck-c1/close?identifierType=alias');
     expect(req.headers.authorization).toBe('GenieKey GenieKey1');
@@ -207,7 +167,7 @@ describe('Generic webhook', () => {
     const { sender, config } = destinationForUrl(
       `generic+http://127.0.0.1:${port()}/hook?@X-Api-Key=HookKey1&$team=sre&titlekey=subject&_method=keep`,
     );
-    const result = await sender.send(config, testMessage(), ctx());
+    const result = await sender.send(config, testMessage(), sendContext());
     const req = r.last();
     expect(req.method).toBe('POST');
     expect(req.url).toBe('/hook?method=keep');
@@ -219,7 +179,7 @@ describe('Generic webhook', () => {
 
   it('renders a connection body template, with its method, content type and Basic auth', async () => {
     const { sender, config } = destinationForConnection(
-      connection({
+      testConnection({
         type: 'generic_webhook',
         url: `${r.url}/in`,
         username: 'svc',
@@ -231,7 +191,7 @@ describe('Generic webhook', () => {
         },
       }),
     );
-    await sender.send(config, testMessage(), ctx());
+    await sender.send(config, testMessage(), sendContext());
     const req = r.last();
     expect(req.method).toBe('PUT');
     expect(req.headers['content-type']).toBe('text/plain');
@@ -242,7 +202,7 @@ describe('Generic webhook', () => {
   it('gives up after the timeout, retryably', async () => {
     r.reply({ hang: true });
     const { sender, config } = destinationForUrl(`generic+http://127.0.0.1:${port()}/slow`);
-    const err = await failure(sender.send(config, testMessage(), ctx(300)));
+    const err = await sendFailure(sender.send(config, testMessage(), sendContext(300)));
     expect(err.message).toBe('generic: no answer within 300 ms');
     expect(err.retryable).toBe(true);
   });
@@ -251,7 +211,7 @@ describe('Generic webhook', () => {
     const closed = await startHttpReceiver();
     await closed.close();
     const { sender, config } = destinationForUrl(`generic+${closed.url}/x`);
-    const err = await failure(sender.send(config, testMessage(), ctx()));
+    const err = await sendFailure(sender.send(config, testMessage(), sendContext()));
     expect(err.message).toMatch(/^generic: could not reach 127\.0\.0\.1:\d+: ECONNREFUSED$/);
     expect(err.retryable).toBe(true);
   });
@@ -264,7 +224,7 @@ describe.each(channels)('$name answers', ({ destination, secret }) => {
       body: { message: `internal trouble at ${req.url} ${JSON.stringify(req.headers)}` },
     }));
     const { sender, config } = destination();
-    const err = await failure(sender.send(config, testMessage(), ctx()));
+    const err = await sendFailure(sender.send(config, testMessage(), sendContext()));
     expect(err.retryable).toBe(true);
     expect(err.message).toMatch(/HTTP 500: internal trouble/);
     expect(err.message).not.toContain(secret);
@@ -273,7 +233,7 @@ describe.each(channels)('$name answers', ({ destination, secret }) => {
   it('400 → a SenderError that is not retried', async () => {
     r.reply((req) => ({ status: 400, body: { error: 'bad request', echo: req.url } }));
     const { sender, config } = destination();
-    const err = await failure(sender.send(config, testMessage(), ctx()));
+    const err = await sendFailure(sender.send(config, testMessage(), sendContext()));
     expect(err.retryable).toBe(false);
     expect(err.message).toMatch(/HTTP 400: bad request/);
     expect(err.message).not.toContain(secret);
@@ -282,7 +242,7 @@ describe.each(channels)('$name answers', ({ destination, secret }) => {
   it('408 → retryable', async () => {
     r.reply({ status: 408, body: 'timeout' });
     const { sender, config } = destination();
-    expect((await failure(sender.send(config, testMessage(), ctx()))).retryable).toBe(true);
+    expect((await sendFailure(sender.send(config, testMessage(), sendContext()))).retryable).toBe(true);
   });
 
   it('describes the destination without the secret', () => {

@@ -2,53 +2,12 @@
 // (Slack, Teams, Discord, Mattermost, Google Chat, Telegram), and the test reads the request it got —
 // method, path, auth, body. A 5xx answer is a retryable SenderError, a 4xx is not, and no error text
 // carries the token.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ResolvedConnection } from '../src/connections/resolve.js';
-import {
-  destinationForConnection,
-  destinationForUrl,
-  SenderError,
-  type SendContext,
-} from '../src/notifications/senders/index.js';
-import { startHttpReceiver, type HttpReceiver } from './helpers/http-receiver.js';
+import { describe, expect, it } from 'vitest';
+import { destinationForConnection, destinationForUrl } from '../src/notifications/senders/index.js';
 import { testMessage } from './helpers/notification-message.js';
+import { sendContext, sendFailure, testConnection, useHttpReceiver } from './helpers/notification-channels.js';
 
-let r: HttpReceiver;
-beforeAll(async () => {
-  r = await startHttpReceiver();
-});
-afterAll(() => r.close());
-beforeEach(() => {
-  r.requests.length = 0;
-  r.reply({ status: 200, body: {} });
-});
-
-const ctx = (timeoutMs = 5000): SendContext => ({
-  signal: AbortSignal.timeout(timeoutMs),
-  timeoutMs,
-  smtp: { url: undefined, from: 'ops@example.com' },
-});
-
-const connection = (c: Partial<ResolvedConnection> & { type: string }): ResolvedConnection => ({
-  name: `${c.type}-test`,
-  url: null,
-  username: null,
-  password: null,
-  certificate: null,
-  insecureTls: false,
-  properties: {},
-  ...c,
-});
-
-async function failure(p: Promise<unknown>): Promise<SenderError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(SenderError);
-    return e as SenderError;
-  }
-  throw new Error('expected the send to fail');
-}
+const r = useHttpReceiver();
 
 const port = () => new URL(r.url).port;
 const BOT = 'xoxb:123456789012-1234567890123-4mt0t4l1YL3g1T5L4cK70k3N';
@@ -102,7 +61,7 @@ describe('Slack', () => {
   it('posts Block Kit with chat.postMessage and the bot token as Bearer', async () => {
     r.reply({ body: { ok: true, channel: 'C001', ts: '1700000000.0001' } });
     const { sender, config } = destinationForUrl(`slack://${BOT}@C001?botname=Opsdeck&baseUrl=${r.url}/api`);
-    const result = await sender.send(config, testMessage(), ctx());
+    const result = await sender.send(config, testMessage(), sendContext());
     const req = r.last();
     expect(req.method).toBe('POST');
     expect(req.path).toBe('/api/chat.postMessage');
@@ -124,19 +83,19 @@ describe('Slack', () => {
   it('reads ok:false as a failure: channel_not_found is final, ratelimited is retried', async () => {
     const { sender, config } = destinationForUrl(`slack://${BOT}@C404?baseUrl=${r.url}/api`);
     r.reply({ body: { ok: false, error: 'channel_not_found' } });
-    const final = await failure(sender.send(config, testMessage(), ctx()));
+    const final = await sendFailure(sender.send(config, testMessage(), sendContext()));
     expect(final.message).toBe('slack: chat.postMessage: channel_not_found');
     expect(final.retryable).toBe(false);
     r.reply({ body: { ok: false, error: 'ratelimited' } });
-    expect((await failure(sender.send(config, testMessage(), ctx()))).retryable).toBe(true);
+    expect((await sendFailure(sender.send(config, testMessage(), sendContext()))).retryable).toBe(true);
   });
 
   it('posts to an incoming webhook URL kept in a connection', async () => {
     r.reply({ body: 'ok' });
     const { sender, config } = destinationForConnection(
-      connection({ type: 'slack', password: `${r.url}/services/T000/B000/XXXX` }),
+      testConnection({ type: 'slack', password: `${r.url}/services/T000/B000/XXXX` }),
     );
-    await sender.send(config, testMessage(), ctx());
+    await sender.send(config, testMessage(), sendContext());
     const req = r.last();
     expect(req.path).toBe('/services/T000/B000/XXXX');
     expect(req.headers.authorization).toBeUndefined();
@@ -148,12 +107,12 @@ describe('Teams', () => {
   it('posts an Adaptive Card message to a Workflows URL from a connection', async () => {
     r.reply({ status: 202, body: '' });
     const { sender, config } = destinationForConnection(
-      connection({
+      testConnection({
         type: 'teams',
         password: `${r.url}/workflows/abc/triggers/manual/paths/invoke?api-version=2016-06-01&sig=SIG`,
       }),
     );
-    await sender.send(config, testMessage(), ctx());
+    await sender.send(config, testMessage(), sendContext());
     const req = r.last();
     expect(req.method).toBe('POST');
     expect(req.path).toBe('/workflows/abc/triggers/manual/paths/invoke');
@@ -178,7 +137,7 @@ describe('Teams', () => {
     const { sender, config } = destinationForUrl(
       `teams://${G}@${T}/${A}/${O}/V2x?host=c.webhook.office.com&baseUrl=${r.url}`,
     );
-    await sender.send(config, testMessage(), ctx());
+    await sender.send(config, testMessage(), sendContext());
     expect(r.last().path).toBe(`/webhookb2/${G}@${T}/IncomingWebhook/${A}/${O}/V2x`);
   });
 });
@@ -187,7 +146,7 @@ describe('Discord', () => {
   it('executes the webhook with an embed and waits for the message', async () => {
     r.reply({ body: { id: 'm1', channel_id: 'ch1' } });
     const { sender, config } = destinationForUrl(`discord://DiscordSecret1@4242?username=Opsdeck&baseUrl=${r.url}/api`);
-    const result = await sender.send(config, testMessage(), ctx());
+    const result = await sender.send(config, testMessage(), sendContext());
     const req = r.last();
     expect(req.method).toBe('POST');
     expect(req.url).toBe('/api/webhooks/4242/DiscordSecret1?wait=true');
@@ -202,9 +161,9 @@ describe('Discord', () => {
 
   it('reads the webhook ID and token of a connection', async () => {
     const { sender, config } = destinationForConnection(
-      connection({ type: 'discord', username: '99', password: 'ConnTok', url: `${r.url}/api` }),
+      testConnection({ type: 'discord', username: '99', password: 'ConnTok', url: `${r.url}/api` }),
     );
-    await sender.send(config, testMessage(), ctx());
+    await sender.send(config, testMessage(), sendContext());
     expect(r.last().path).toBe('/api/webhooks/99/ConnTok');
   });
 });
@@ -215,7 +174,7 @@ describe('Mattermost', () => {
     const { sender, config } = destinationForUrl(
       `mattermost://Opsdeck@127.0.0.1:${port()}/MmSecret1/alerts?disabletls=yes`,
     );
-    await sender.send(config, testMessage(), ctx());
+    await sender.send(config, testMessage(), sendContext());
     const req = r.last();
     expect(req.method).toBe('POST');
     expect(req.path).toBe('/hooks/MmSecret1');
@@ -233,9 +192,9 @@ describe('Google Chat', () => {
   it('posts a text message to the space webhook with key and token', async () => {
     r.reply({ body: { name: 'spaces/S1/messages/M1', thread: { name: 'spaces/S1/threads/T1' } } });
     const { sender, config } = destinationForConnection(
-      connection({ type: 'googlechat', password: `${r.url}/v1/spaces/S1/messages?key=GKey1&token=GTok1` }),
+      testConnection({ type: 'googlechat', password: `${r.url}/v1/spaces/S1/messages?key=GKey1&token=GTok1` }),
     );
-    const result = await sender.send(config, testMessage(), ctx());
+    const result = await sender.send(config, testMessage(), sendContext());
     const req = r.last();
     expect(req.path).toBe('/v1/spaces/S1/messages');
     expect(req.query.get('key')).toBe('GKey1');
@@ -254,7 +213,7 @@ describe('Telegram', () => {
     const { sender, config } = destinationForUrl(
       `telegram://42:TgSecret1@telegram?chats=-1001,@ops&preview=no&baseUrl=${r.url}`,
     );
-    const result = await sender.send(config, testMessage(), ctx());
+    const result = await sender.send(config, testMessage(), sendContext());
     expect(r.requests.map((q) => [q.method, q.path, (q.json as { chat_id: string }).chat_id])).toEqual([
       ['POST', '/bot42:TgSecret1/sendMessage', '-1001'],
       ['POST', '/bot42:TgSecret1/sendMessage', '@ops'],
@@ -280,7 +239,7 @@ describe('Telegram', () => {
         : { body: { ok: true, result: { message_id: 1 } } },
     );
     const { sender, config } = destinationForUrl(`telegram://42:TgSecret1@telegram?chats=gone,5&baseUrl=${r.url}`);
-    const err = await failure(sender.send(config, testMessage(), ctx()));
+    const err = await sendFailure(sender.send(config, testMessage(), sendContext()));
     expect(err.message).toMatch(/^telegram chat gone: HTTP 400: Bad Request: chat not found .*\(sent to 5\)$/);
     expect(err.message).not.toContain('TgSecret1');
     expect(err.retryable).toBe(false);
@@ -291,7 +250,7 @@ describe.each(channels)('$name answers', ({ destination, secret }) => {
   it('500 → a retryable SenderError with the status and message', async () => {
     r.reply((req) => ({ status: 500, body: { message: `internal trouble at ${req.url}` } }));
     const { sender, config } = destination();
-    const err = await failure(sender.send(config, testMessage(), ctx()));
+    const err = await sendFailure(sender.send(config, testMessage(), sendContext()));
     expect(err.retryable).toBe(true);
     expect(err.message).toMatch(/HTTP 500: internal trouble/);
     expect(err.message).not.toContain(secret);
@@ -300,7 +259,7 @@ describe.each(channels)('$name answers', ({ destination, secret }) => {
   it('400 → a SenderError that is not retried', async () => {
     r.reply((req) => ({ status: 400, body: { error: 'invalid_payload', echo: req.url } }));
     const { sender, config } = destination();
-    const err = await failure(sender.send(config, testMessage(), ctx()));
+    const err = await sendFailure(sender.send(config, testMessage(), sendContext()));
     expect(err.retryable).toBe(false);
     expect(err.message).toMatch(/HTTP 400: invalid_payload/);
     expect(err.message).not.toContain(secret);
@@ -309,7 +268,7 @@ describe.each(channels)('$name answers', ({ destination, secret }) => {
   it('429 → retryable', async () => {
     r.reply({ status: 429, body: { message: 'slow down' } });
     const { sender, config } = destination();
-    expect((await failure(sender.send(config, testMessage(), ctx()))).retryable).toBe(true);
+    expect((await sendFailure(sender.send(config, testMessage(), sendContext()))).retryable).toBe(true);
   });
 
   it('describes the destination without the secret', () => {
