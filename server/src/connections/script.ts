@@ -13,11 +13,15 @@ export interface ScriptRun extends ProcessResult {
   durationMs: number;
 }
 
-/** Runs `script` with bash; undefined when bash is not installed (BASH_MISSING says so). */
+/**
+ * Runs `script` with bash; undefined when bash is not installed (BASH_MISSING says so). `collect`
+ * sees the script's directory after it ended, before it is removed (a playbook's artifacts).
+ */
 export async function runScript(
   script: string,
   env: Record<string, string>,
   signal: AbortSignal,
+  collect?: (cwd: string) => Promise<void>,
 ): Promise<ScriptRun | undefined> {
   const bash = await findOnPath('bash', process.env.PATH);
   if (!bash) return undefined;
@@ -25,7 +29,9 @@ export async function runScript(
   const started = performance.now();
   try {
     const r = await runProcess(bash, ['-c', script], { env: baseEnv({ ...env, PWD: cwd }), cwd, signal });
-    return { ...r, durationMs: Math.round(performance.now() - started) };
+    const durationMs = Math.round(performance.now() - started);
+    await collect?.(cwd);
+    return { ...r, durationMs };
   } finally {
     await rm(cwd, { recursive: true, force: true }).catch(() => undefined);
   }

@@ -16,6 +16,7 @@ import { connectionWriteGuard } from '../connections/writeGuard.js';
 import { notificationRoutes } from '../notifications/api.js';
 import { notificationWriteGuards } from '../notifications/writeGuards.js';
 import { playbookRoutes } from '../playbooks/api.js';
+import { artifactRoutes } from '../playbooks/actionsApi.js';
 import { ApiError } from '../rest/errors.js';
 import { restRoutes } from '../rest/handler.js';
 import type { WriteGuard } from '../rest/writeGuards.js';
@@ -58,7 +59,8 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
   app.route('/api/catalog', catalogRoutes({ db: ctx.db, identity, scrapers, engine: ctx.catalog }));
   app.route('/api/resources', resourceSearchRoutes({ db: ctx.db, identity }));
   app.route('/api/snapshot', snapshotRoutes({ db: ctx.db, identity }));
-  app.route('/api/playbook', playbookRoutes({ db: ctx.db, identity }));
+  app.route('/api/playbook', playbookRoutes({ db: ctx.db, identity, secrets: ctx.secrets }));
+  app.route('/api/artifacts', artifactRoutes({ db: ctx.db, identity }));
   app.route('/api/notification', notificationRoutes({ db: ctx.db, identity }));
   app.route('/api/connection', connectionRoutes({ db: ctx.db, identity }));
   app.route('/api/event-queue', eventQueueRoutes({ db: ctx.db }));

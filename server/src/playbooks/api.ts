@@ -1,14 +1,18 @@
 // /api/playbook: apply Playbook resources (YAML or JSON), read them back, delete them; list the
 // playbooks runnable on a resource, render a playbook's parameters for one, request a run, read a
-// run with its actions (and its approval state), cancel one; approvals (approvalsApi.ts) and the
-// webhook trigger (webhook.ts) are added here too (docs/api.md, "Playbooks").
+// run with its actions (and its approval state), cancel one; approvals (approvalsApi.ts), the
+// webhook trigger (webhook.ts), artifacts and connection names (actionsApi.ts) are added here too
+// (docs/api.md, "Playbooks"). `filters` hide a playbook from a resource's list and refuse its runs.
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { Identity } from '../auth/identity.js';
 import { HttpError, requirePermission, type AuthEnv } from '../auth/middleware.js';
 import type { Database } from '../db/database.js';
 import { addResourceRoutes, inResourceOrder, UUID } from '../resources/routes.js';
+import type { SecretBox } from '../secrets.js';
+import { addActionRoutes, prepareRunParams, requireFilters, storeSealedParams, unmaskRunParams } from './actionsApi.js';
 import { addApprovalRoutes, runApprovalInfo } from './approvalsApi.js';
+import { evaluateFilters } from './filters.js';
 import { ParameterError, renderDefaults, resolveParams } from './parameters.js';
 import { checkReferences } from './references.js';
 import { addWebhookRoute } from './webhook.js';
@@ -35,6 +39,8 @@ import {
 interface Deps {
   db: Database;
   identity: Identity;
+  /** Seals `secret` parameters (secretParams.ts). */
+  secrets?: SecretBox;
 }
 
 type ResourceIds = Partial<Record<'config_id' | 'component_id' | 'check_id', unknown>>;
@@ -151,7 +157,13 @@ export function playbookRoutes(deps: Deps): Hono<AuthEnv> {
     const playbooks = await livePlaybooks(db);
     return c.json(
       playbooks
-        .filter((p) => !target || playbookMatches(p.def.spec, target.match))
+        .filter(
+          (p) =>
+            !given ||
+            !target ||
+            (playbookMatches(p.def.spec, target.match) &&
+              evaluateFilters(p.def.spec.filters, defaultVars(c, { kind: given.kind, target })).ok),
+        )
         .map((p) => ({
           id: p.id,
           name: p.name,
@@ -174,15 +186,16 @@ export function playbookRoutes(deps: Deps): Hono<AuthEnv> {
     const body = parseBody(runSchema, await jsonBody(c));
     const { row, def } = await playbookOr404(db, body.id);
     const resource = await runTarget(db, def, body);
-    const params = asHttp(() =>
-      resolveParams(renderDefaults(def.spec.parameters, defaultVars(c, resource)), body.params ?? {}),
-    );
+    requireFilters(def, defaultVars(c, resource));
+    const given = await unmaskRunParams(db, def, body.params ?? {}, body.parent_id ?? null);
+    const resolved = asHttp(() => resolveParams(renderDefaults(def.spec.parameters, defaultVars(c, resource)), given));
     if (body.parent_id) {
       const parent = await db.query('SELECT 1 FROM playbook_runs WHERE id = $1', [body.parent_id]);
       if (!parent.rows.length) throw bad('parent_id: no such run.', 'parent_id');
     }
-    const run = await db.transaction((tx) =>
-      queueRun(tx, {
+    const { params, sealed } = await prepareRunParams(db, def, resolved, deps.secrets);
+    const run = await db.transaction(async (tx) => {
+      const queued = await queueRun(tx, {
         playbookId: row.id,
         playbookName: row.name,
         resource: resource && { kind: resource.kind, id: resource.target.match.id },
@@ -192,15 +205,15 @@ export function playbookRoutes(deps: Deps): Hono<AuthEnv> {
         createdBy: principal.id,
         approval: def.spec.approval,
         trigger: { type: 'manual' },
-      }),
-    );
-    return c.json(
-      { run_id: run.id, status: run.status, starts_at: new Date(run.scheduled_time).toISOString() },
-      201,
-    );
+      });
+      await storeSealedParams(tx, queued.id, sealed);
+      return queued;
+    });
+    return c.json({ run_id: run.id, status: run.status, starts_at: new Date(run.scheduled_time).toISOString() }, 201);
   });
 
   addApprovalRoutes(app, deps);
+  addActionRoutes(app, deps);
   addWebhookRoute(app, db);
 
   app.get('/run/:id', async (c) => {
@@ -268,6 +281,7 @@ export function playbookRoutes(deps: Deps): Hono<AuthEnv> {
     const body = parseBody(resourceIdsSchema, await jsonBody(c));
     const { def } = await playbookOr404(db, c.req.param('id'));
     const resource = await runTarget(db, def, body);
+    requireFilters(def, defaultVars(c, resource));
     const params = asHttp(() => renderDefaults(def.spec.parameters, defaultVars(c, resource)));
     return c.json({
       params,

@@ -1,6 +1,8 @@
 // Playbook parameters, pure: their schema, defaults rendered for a resource (Go templates over
 // .config/.component/.check/.user), and the values of a run request checked against their types.
 // Values are kept as text, as mission-control passes them to templates (`{{.params.count}}`).
+// `secret` values are checked like text and then sealed (secretParams.ts); `connection` values name a
+// stored connection, checked against the database when a run is requested (secretParams.ts too).
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { renderTemplate } from '../expr/index.js';
@@ -15,6 +17,8 @@ export const PARAMETER_TYPES = [
   'config',
   'check',
   'text',
+  'secret',
+  'connection',
 ] as const;
 export type ParameterType = (typeof PARAMETER_TYPES)[number];
 
@@ -137,7 +141,7 @@ export function checkValue(p: PlaybookParameter, raw: unknown): string {
       );
     }
   }
-  if (type === 'text') {
+  if (type === 'text' || type === 'secret') {
     if (props.minLength !== undefined && value.length < props.minLength)
       throw new ParameterError(p.name, `${where} must be at least ${props.minLength} characters long`);
     if (props.maxLength !== undefined && value.length > props.maxLength)

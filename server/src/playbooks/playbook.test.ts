@@ -109,14 +109,18 @@ describe('Playbook resource', () => {
       'spec.on.check[0].event@10: spec.on.check[0].event: "unhealthy" is not a check event (one of failed, passed)',
     );
     expect(messages).toContain('spec.on.component[0].filter@11');
-    expect(messages).toContain('spec.on.schedule[0].schedule@12: spec.on.schedule[0].schedule: schedule "every tuesday" is not valid');
-    expect(messages).toContain('spec.on.webhook.authentication@13: spec.on.webhook.authentication: choose one of basic');
+    expect(messages).toContain(
+      'spec.on.schedule[0].schedule@12: spec.on.schedule[0].schedule: schedule "every tuesday" is not valid',
+    );
+    expect(messages).toContain(
+      'spec.on.webhook.authentication@13: spec.on.webhook.authentication: choose one of basic',
+    );
   });
 
   it('refuses unknown and unsupported action types, two types, duplicate names and bad CEL', () => {
     const errors = errorsOf(`  actions:
     - name: a
-      gitops: {repo: x}
+      logs: {loki: {}}
     - name: a
       exec: {script: "true"}
       http: {url: "http://x"}
@@ -129,7 +133,7 @@ describe('Playbook resource', () => {
 `);
     const messages = errors.map((e) => e.message).join('\n');
     expect(messages).toContain(
-      'spec.actions[0].gitops: the gitops action is not supported yet (supported: exec, http, sql, notification)',
+      'spec.actions[0].logs: the logs action reads logs through log backends, which Opsdeck does not have yet',
     );
     expect(messages).toContain('spec.actions[1].name: the action name "a" is used twice');
     expect(messages).toContain('spec.actions[1].http: an action has exactly one type, found exec and http');

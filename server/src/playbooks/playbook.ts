@@ -1,7 +1,7 @@
 // The Playbook resource (mission-control.flanksource.com/v1, kind Playbook): validated as users
 // write it, with line and column for every problem. `approval` and `on` are checked in
-// triggerSpec.ts; what Opsdeck cannot run yet (runsOn/templatesOn, action types such as gitops) is
-// refused by name, never ignored.
+// triggerSpec.ts, `filters` in filters.ts, `retry` in retry.ts; what Opsdeck cannot run yet
+// (runsOn/templatesOn, action types such as logs or ai) is refused by name, never ignored.
 import { z } from 'zod';
 import { ExpressionError } from '../expr/index.js';
 import { isDuration } from '../connections/duration.js';
@@ -15,9 +15,11 @@ import {
   type ResourceDocument,
 } from '../resources/yaml.js';
 import { parseLabelSelector } from '../topology/selectors.js';
-import { actionTypes, UNSUPPORTED_ACTION_TYPES } from './actions/index.js';
+import { actionTypes, UNSUPPORTED_ACTION_TYPES, unsupportedActionMessage } from './actions/index.js';
 import { checkCondition, checkDelay } from './conditions.js';
+import { checkFilters } from './filters.js';
 import { parameterSchema, type PlaybookParameter } from './parameters.js';
+import { retrySchema, type RetrySpec } from './retry.js';
 import type { PlaybookSelectors, ResourceSelector } from './selectors.js';
 import {
   approvalSchema,
@@ -37,6 +39,7 @@ export interface ActionSpec {
   if?: string;
   delay?: string;
   timeout?: string;
+  retry?: RetrySpec;
   /** The action type's key and its body, e.g. exec: {script}. */
   type: string;
   body: Record<string, unknown>;
@@ -50,6 +53,8 @@ export interface PlaybookSpec extends PlaybookSelectors {
   timeout?: string;
   parameters: PlaybookParameter[];
   actions: ActionSpec[];
+  /** CEL over the target resource and the caller: all true for the playbook to apply (filters.ts). */
+  filters?: string[];
   approval?: PlaybookApproval;
   on?: PlaybookTriggers;
 }
@@ -95,7 +100,7 @@ const selectorSchema = z.strictObject(
 );
 
 /** Action keys besides the type. */
-const ACTION_FIELDS = new Set(['name', 'if', 'filter', 'delay', 'timeout']);
+const ACTION_FIELDS = new Set(['name', 'if', 'filter', 'delay', 'timeout', 'retry']);
 
 const actionSchema = z.looseObject({
   name: z.string({ error: 'name is required' }).min(1, 'name is required'),
@@ -103,7 +108,7 @@ const actionSchema = z.looseObject({
   filter: z.string().optional(),
   delay: z.string().optional(),
   timeout: duration.optional(),
-  retry: unsupported('retries are not supported yet'),
+  retry: retrySchema.optional(),
   runsOn: unsupported('running actions on agents (runsOn) is not supported yet'),
   templatesOn: unsupported('templatesOn is not supported yet'),
 });
@@ -121,6 +126,7 @@ const specSchema = z.looseObject({
   actions: z.array(actionSchema, { error: 'actions is required: a list of at least one action' }).min(1, {
     message: 'a playbook needs at least one action',
   }),
+  filters: z.array(z.string({ error: 'a filter is a CEL expression' })).optional(),
   approval: approvalSchema.optional(),
   on: triggersSchema.optional(),
   runsOn: unsupported('running playbooks on agents (runsOn) is not supported yet'),
@@ -150,6 +156,7 @@ function checkSpec(doc: ResourceDocument, spec: RawSpec): CheckedSpec {
   };
   const approval = spec.approval && checkApproval(spec.approval, error);
   const on = spec.on && checkTriggers(spec.on, error);
+  checkFilters(spec.filters, error);
   for (const field of ['configs', 'components', 'checks'] as const) {
     spec[field]?.forEach((s, i) => {
       const at = ['spec', field, i];
@@ -183,10 +190,9 @@ function checkSpec(doc: ResourceDocument, spec: RawSpec): CheckedSpec {
     const supported = [...actionTypes.keys()].join(', ');
     const typeKeys = Object.keys(a).filter((k) => !ACTION_FIELDS.has(k) && a[k] !== undefined);
     for (const k of typeKeys) {
-      if (UNSUPPORTED_ACTION_TYPES.includes(k))
-        error([...at, k], `the ${k} action is not supported yet (supported: ${supported})`);
+      if (UNSUPPORTED_ACTION_TYPES.includes(k)) error([...at, k], unsupportedActionMessage(k, supported));
       else if (!actionTypes.has(k))
-        error([...at, k], `unknown field: an action has name, if, delay, timeout and one of ${supported}`);
+        error([...at, k], `unknown field: an action has name, if, delay, timeout, retry and one of ${supported}`);
     }
     const types = typeKeys.filter((k) => actionTypes.has(k));
     if (types.length === 0 && typeKeys.length === 0) error(at, `an action needs one of ${supported}`);
@@ -222,6 +228,7 @@ function checkSpec(doc: ResourceDocument, spec: RawSpec): CheckedSpec {
       if: condition,
       delay: a.delay,
       timeout: a.timeout ?? DEFAULT_ACTION_TIMEOUT,
+      ...(a.retry ? { retry: a.retry } : {}),
       type,
       body: a[type] as Record<string, unknown>,
     });
@@ -250,6 +257,7 @@ export function parsePlaybook(doc: ResourceDocument): PlaybookDefinition {
       checks: selectors(spec.checks),
       parameters: spec.parameters ?? [],
       actions,
+      ...(spec.filters?.length ? { filters: spec.filters } : {}),
       ...(approval ? { approval } : {}),
       ...(on ? { on } : {}),
     },

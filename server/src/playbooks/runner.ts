@@ -1,7 +1,8 @@
 // The playbook runner: claims due runs (pending/scheduled, scheduled_time passed) with a lease
 // taken FOR UPDATE SKIP LOCKED, so two replicas never run the same run, and runs their actions in
 // order — one playbook_run_actions row per action as it is reached (running; sleeping while a delay
-// waits; skipped when `if` is false), then the run ends completed or failed and emits
+// waits or between retries; skipped when `if` is false; a failed action tried again per its `retry`,
+// retry.ts), then the run ends completed or failed and emits
 // playbook.run.completed / playbook.run.failed. While a run is under way its lease is renewed every
 // heartbeat; the same query notices a cancel (status no longer running) and stops the current
 // action (process group killed, request aborted). A run whose lease expired while running (the
@@ -14,6 +15,8 @@ import { formatDuration, parseDuration } from '../connections/duration.js';
 import { actionTypes } from './actions/index.js';
 import { delayMs, evaluateCondition, type RunState } from './conditions.js';
 import { parseStoredPlaybook, type ActionSpec } from './playbook.js';
+import { recordRetry, withRetries } from './retry.js';
+import { openSecretParams, redactSecrets, secretValues } from './secretParams.js';
 import { RESOURCE_KINDS, type ResourceKind } from './selectors.js';
 import { loadResource } from './store.js';
 
@@ -37,6 +40,8 @@ interface RunRow {
   playbook_id: string;
   spec: Record<string, unknown>;
   parameters: Record<string, string>;
+  /** Sealed values of `secret` parameters (secretParams.ts). */
+  secret_parameters: Record<string, string> | null;
   config_id: string | null;
   component_id: string | null;
   check_id: string | null;
@@ -228,7 +233,7 @@ export class PlaybookRunner {
 
   private async loadRun(runId: string): Promise<RunRow> {
     const { rows } = await this.db.query<RunRow>(
-      `SELECT r.id, r.playbook_id, r.spec, r.parameters, r.config_id, r.component_id, r.check_id, r.created_by, r.request,
+      `SELECT r.id, r.playbook_id, r.spec, r.parameters, r.secret_parameters, r.config_id, r.component_id, r.check_id, r.created_by, r.request,
               p.name AS playbook_name, p.namespace AS playbook_namespace, p.title AS playbook_title
        FROM playbook_runs r JOIN playbooks p ON p.id = r.playbook_id WHERE r.id = $1`,
       [runId],
@@ -253,7 +258,7 @@ export class PlaybookRunner {
         ).rows[0] ?? null)
       : null;
     return {
-      params: run.parameters,
+      params: openSecretParams(run.parameters, run.secret_parameters),
       ...resources,
       user,
       request: run.request,
@@ -281,6 +286,8 @@ export class PlaybookRunner {
     } catch (e) {
       return { status: 'failed', error: `the run could not start: ${(e as Error).message}` };
     }
+    // Secret parameters are masked in whatever an action writes back.
+    const secrets = secretValues(run!.secret_parameters);
     const state: RunState = { success: true, failure: false };
     const results: Record<string, unknown> = {};
     let firstError: string | null = null;
@@ -298,7 +305,12 @@ export class PlaybookRunner {
       const end = (id: string, status: 'completed' | 'failed', result: unknown, error: string | null) =>
         this.db.query(
           `UPDATE playbook_run_actions SET status = $2, result = $3, error = $4, end_time = now() WHERE id = $1`,
-          [id, status, result === null ? null : JSON.stringify(result), error === null ? null : clip(error)],
+          [
+            id,
+            status,
+            result === null ? null : JSON.stringify(redactSecrets(result, secrets)),
+            error === null ? null : clip(redactSecrets(error, secrets)),
+          ],
         );
       let runIt = false;
       let delay = 0;
@@ -324,7 +336,13 @@ export class PlaybookRunner {
       }
       const { rows } = await insert(delay > 0 ? 'sleeping' : 'running', delay);
       const rowId = rows[0]!.id;
-      const outcome = await this.runOne(action, rowId, delay, { ...scope }, run!, runSignal, deadline);
+      const outcome = await withRetries(
+        action.retry,
+        delay,
+        (wait) => this.runOne(action, rowId, wait, { ...scope }, run!, runSignal, deadline),
+        (n, wait, error) => recordRetry(this.db, rowId, n, wait, clip(redactSecrets(error, secrets))),
+        () => runSignal.aborted || Date.now() >= deadline,
+      );
       await end(rowId, outcome.error === undefined ? 'completed' : 'failed', outcome.result, outcome.error ?? null);
       results[action.name] = {
         result: outcome.result,
@@ -360,9 +378,10 @@ export class PlaybookRunner {
       } catch {
         return { result: null, error: stopped() };
       }
-      await this.db.query(`UPDATE playbook_run_actions SET status = 'running', start_time = now() WHERE id = $1`, [
-        rowId,
-      ]);
+      await this.db.query(
+        `UPDATE playbook_run_actions SET status = 'running', start_time = coalesce(start_time, now()) WHERE id = $1`,
+        [rowId],
+      );
     }
     const type = actionTypes.get(action.type)!;
     let body: Record<string, unknown>;
@@ -387,6 +406,7 @@ export class PlaybookRunner {
         signal: AbortSignal.any([runSignal, timeout.signal]),
         timeoutMs,
         playbook: { id: run.playbook_id, name: run.playbook_name, namespace: run.playbook_namespace },
+        actionId: rowId,
         mail: this.mail,
       });
       if (runSignal.aborted) return { result: outcome.result, error: stopped() };

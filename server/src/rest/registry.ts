@@ -103,7 +103,7 @@ const relations: ExposedRelation[] = [
   { name: 'incident_rule_states', resource: 'incident', readOnly: true },
   // Playbooks (0014): applied through /api/playbook, runs written by the runner.
   { name: 'playbooks', resource: 'playbooks', readOnly: true },
-  { name: 'playbook_runs', resource: 'playbook_runs', readOnly: true },
+  { name: 'playbook_runs', resource: 'playbook_runs', readOnly: true, secretColumns: ['secret_parameters'] },
   { name: 'playbook_run_actions', resource: 'playbook_runs', readOnly: true },
   { name: 'playbook_run_list', resource: 'playbook_runs', readOnly: true },
 ];

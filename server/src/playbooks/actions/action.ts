@@ -15,6 +15,8 @@ export interface ActionContext {
   signal: AbortSignal;
   timeoutMs: number;
   playbook: { id: string; name: string; namespace: string };
+  /** The playbook_run_actions row of this attempt (artifacts are saved against it). */
+  actionId?: string;
   /** The server's mailer (SMTP_URL) and sender address, for `notification`. */
   mail: { mailer: Mailer; from: string };
 }

@@ -1,12 +1,15 @@
 // `exec`: runs `script` with bash in a fresh temporary directory (removed afterwards), `env` added to
 // a minimal environment; the whole process group is killed on timeout or cancel. Result: stdout,
 // stderr, exitCode; a non-zero exit fails the action with the tail of stderr. The same runner as the
-// health `exec` check (connections/script.ts).
+// health `exec` check (connections/script.ts). `artifacts: [{path}]` (globs, relative to the script's
+// directory or absolute) are saved once the script ended, also when it failed (artifacts.ts); the
+// result lists them (`artifacts`) and any file skipped (`artifactsSkipped`).
 import { z } from 'zod';
 import { SpecError } from '../../connections/errors.js';
 import { envVarSchema } from '../../connections/envValue.js';
 import { resolveField } from '../../connections/resolve.js';
 import { BASH_MISSING, runScript, scriptData, scriptFailure } from '../../connections/script.js';
+import { artifactsSchema, collectArtifacts, saveArtifacts, type Collected } from '../artifacts.js';
 import { abortText, connectionContext, type PlaybookAction } from './action.js';
 
 const notYet = (what: string) =>
@@ -17,7 +20,7 @@ const schema = z.looseObject({
   env: z.array(envVarSchema).optional(),
   checkout: notYet('checkout (cloning a git repository)'),
   connections: notYet('connections (cloud credentials injected into the script)'),
-  artifacts: notYet('artifacts'),
+  artifacts: artifactsSchema.optional(),
 });
 export type ExecActionSpec = z.infer<typeof schema>;
 
@@ -35,8 +38,21 @@ export const execAction: PlaybookAction<ExecActionSpec> = {
       if (e instanceof SpecError) return { result: {}, error: e.message };
       throw e;
     }
-    const r = await runScript(spec.script, env, ctx.signal);
+    let collected: Collected | undefined;
+    const artifacts = spec.artifacts;
+    const r = await runScript(
+      spec.script,
+      env,
+      ctx.signal,
+      artifacts?.length ? async (cwd) => void (collected = await collectArtifacts(cwd, artifacts)) : undefined,
+    );
     if (!r) return { result: {}, error: BASH_MISSING };
-    return { result: scriptData(r), error: scriptFailure(r, () => abortText(ctx)) };
+    const result = scriptData(r);
+    const found = collected as Collected | undefined;
+    if (found && ctx.actionId) {
+      result.artifacts = await saveArtifacts(ctx.db, ctx.actionId, found.files);
+      if (found.skipped.length) result.artifactsSkipped = found.skipped;
+    }
+    return { result, error: scriptFailure(r, () => abortText(ctx)) };
   },
 };

@@ -1,6 +1,7 @@
 // The playbook action types by their key in an action: adding a type is one module and one line here.
 import type { PlaybookAction } from './action.js';
 import { execAction } from './exec.js';
+import { gitopsAction } from './gitops.js';
 import { httpAction } from './http.js';
 import { notificationAction } from './notification.js';
 import { sqlAction } from './sql.js';
@@ -10,7 +11,15 @@ export const actionTypes: ReadonlyMap<string, PlaybookAction> = new Map<string, 
   [httpAction.type, httpAction],
   [sqlAction.type, sqlAction],
   [notificationAction.type, notificationAction],
+  [gitopsAction.type, gitopsAction as PlaybookAction],
 ]);
 
 /** Action types of mission-control that Opsdeck does not run yet: refused by name at apply time. */
-export const UNSUPPORTED_ACTION_TYPES = ['pod', 'gitops', 'github', 'azureDevopsPipeline', 'ai', 'logs'];
+export const UNSUPPORTED_ACTION_TYPES = ['pod', 'github', 'azureDevopsPipeline', 'ai', 'logs'];
+
+/** Why an action type is refused, for the apply error. */
+export function unsupportedActionMessage(type: string, supported: string): string {
+  if (type === 'logs')
+    return 'the logs action reads logs through log backends, which Opsdeck does not have yet; fetch them with an exec or http action';
+  return `the ${type} action is not supported yet (supported: ${supported})`;
+}
