@@ -10,12 +10,14 @@ import { severityColor } from './content.js';
 import {
   badDestination,
   baseUrl,
+  connectionSecret,
   decode,
   option,
   parseUrl,
   propertyOptions,
   queryOptions,
   request,
+  sendOptions,
   type Options,
 } from './http.js';
 import { truncate } from './markdown.js';
@@ -54,9 +56,8 @@ export function parseDiscordUrl(raw: string): DiscordConfig {
 
 export function discordFromConnection(conn: ResolvedConnection): DiscordConfig {
   const webhookId = (conn.username ?? '').trim();
-  const token = (conn.password ?? '').trim();
   if (!webhookId) throw badDestination('discord', `connection ${conn.name} has no webhook ID`);
-  if (!token) throw badDestination('discord', `connection ${conn.name} has no token`);
+  const token = connectionSecret(conn, 'discord', 'token');
   return {
     webhookId,
     token,
@@ -66,7 +67,7 @@ export function discordFromConnection(conn: ResolvedConnection): DiscordConfig {
 }
 
 export function discordPayload(config: DiscordConfig, message: NotificationMessage): Record<string, unknown> {
-  const opt = (...keys: string[]) => option(config.options, message.properties, ...keys);
+  const opt = sendOptions(config.options, message.properties);
   const embed: Record<string, unknown> = {
     title: truncate(message.title, 256),
     color: parseInt(severityColor(message).slice(1), 16),

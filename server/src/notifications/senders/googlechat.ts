@@ -7,7 +7,16 @@
 // https://chat.googleapis.com; a connection's password is the webhook URL.
 import type { ResolvedConnection } from '../../connections/resolve.js';
 import { LINK_LABEL } from './content.js';
-import { badDestination, baseUrl, option, parseUrl, queryOptions, request, type Options } from './http.js';
+import {
+  badDestination,
+  baseUrl,
+  connectionSecret,
+  option,
+  parseUrl,
+  queryOptions,
+  request,
+  type Options,
+} from './http.js';
 import { escapeHtml, markdownToGoogleChat, markdownToHtml, truncate } from './markdown.js';
 import type { NotificationMessage, Sender } from './sender.js';
 
@@ -40,8 +49,7 @@ export function parseGoogleChatUrl(raw: string): GoogleChatConfig {
 }
 
 export function googleChatFromConnection(conn: ResolvedConnection): GoogleChatConfig {
-  const secret = (conn.password ?? '').trim();
-  if (!secret) throw badDestination('googlechat', `connection ${conn.name} has no webhook URL`);
+  const secret = connectionSecret(conn, 'googlechat', 'webhook URL');
   return parseGoogleChatUrl(secret);
 }
 

@@ -9,11 +9,13 @@ import type { ResolvedConnection } from '../../connections/resolve.js';
 import {
   badDestination,
   baseUrl,
+  connectionSecret,
+  connectionServerUrl,
   decode,
   displayUrl,
   flag,
   option,
-  parseUrl,
+  parseChannelUrl,
   propertyOptions,
   queryOptions,
   request,
@@ -30,8 +32,7 @@ export interface GotifyConfig {
 }
 
 export function parseGotifyUrl(raw: string): GotifyConfig {
-  const url = parseUrl(raw, 'gotify', EXPECTED);
-  if (url.protocol !== 'gotify:') throw badDestination('gotify', `unknown scheme ${url.protocol}`, EXPECTED);
+  const url = parseChannelUrl(raw, 'gotify', EXPECTED);
   if (!url.hostname) throw badDestination('gotify', 'the host is missing', EXPECTED);
   const segments = url.pathname.split('/').filter(Boolean);
   const token = decode(segments.pop() ?? '');
@@ -45,10 +46,8 @@ export function parseGotifyUrl(raw: string): GotifyConfig {
 }
 
 export function gotifyFromConnection(conn: ResolvedConnection): GotifyConfig {
-  const token = (conn.password ?? '').trim();
-  if (!token) throw badDestination('gotify', `connection ${conn.name} has no application token`);
-  const serverUrl = baseUrl(conn.url, 'gotify');
-  if (!serverUrl) throw badDestination('gotify', `connection ${conn.name} has no server URL`);
+  const token = connectionSecret(conn, 'gotify', 'application token');
+  const serverUrl = connectionServerUrl(conn, 'gotify');
   return { serverUrl, token, options: propertyOptions(conn.properties) };
 }
 

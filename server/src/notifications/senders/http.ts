@@ -4,6 +4,7 @@
 // secrets redacted; 4xx other than 408/429 not retryable).
 import http from 'node:http';
 import https from 'node:https';
+import type { ResolvedConnection } from '../../connections/resolve.js';
 import { SenderError, type SendContext } from './sender.js';
 
 /** Channel options: URL query or connection properties, keys lower-cased. */
@@ -20,6 +21,27 @@ export function parseUrl(raw: string, channel: string, expected: string): URL {
       : 'not a valid URL';
     throw new SenderError(`${channel}: ${problem} (expected ${expected})`, false);
   }
+}
+
+/** Parses a `channel://…` destination URL; any other scheme is a bad destination. */
+export function parseChannelUrl(raw: string, channel: string, expected: string): URL {
+  const url = parseUrl(raw, channel, expected);
+  if (url.protocol !== `${channel}:`) throw badDestination(channel, `unknown scheme ${url.protocol}`, expected);
+  return url;
+}
+
+/** A connection's password (the channel's token or key), trimmed; a bad destination naming `what` when blank. */
+export function connectionSecret(conn: ResolvedConnection, channel: string, what: string): string {
+  const secret = (conn.password ?? '').trim();
+  if (!secret) throw badDestination(channel, `connection ${conn.name} has no ${what}`);
+  return secret;
+}
+
+/** A connection's URL as the server the channel posts to (see `baseUrl`); a bad destination when blank. */
+export function connectionServerUrl(conn: ResolvedConnection, channel: string): string {
+  const serverUrl = baseUrl(conn.url, channel);
+  if (!serverUrl) throw badDestination(channel, `connection ${conn.name} has no server URL`);
+  return serverUrl;
 }
 
 /** A SenderError for a destination that cannot be used; never retried. */
@@ -66,6 +88,11 @@ export function option(config: Options, message: Record<string, string> | undefi
     if (config[k] !== undefined && config[k] !== '') return config[k];
   }
   return undefined;
+}
+
+/** `option` bound to one send: `opt('title')` reads the message's, then the destination's option. */
+export function sendOptions(config: Options, message: Record<string, string> | undefined) {
+  return (...keys: string[]) => option(config, message, ...keys);
 }
 
 /** yes/no/true/false/1/0 as shoutrrr writes booleans; `fallback` when absent or unrecognised. */

@@ -9,14 +9,16 @@ import { severityColor } from './content.js';
 import {
   badDestination,
   baseUrl,
+  connectionSecret,
+  connectionServerUrl,
   decode,
   displayUrl,
   flag,
-  option,
-  parseUrl,
+  parseChannelUrl,
   propertyOptions,
   queryOptions,
   request,
+  sendOptions,
   type Options,
 } from './http.js';
 import { truncate } from './markdown.js';
@@ -32,8 +34,7 @@ export interface MattermostConfig {
 }
 
 export function parseMattermostUrl(raw: string): MattermostConfig {
-  const url = parseUrl(raw, 'mattermost', EXPECTED);
-  if (url.protocol !== 'mattermost:') throw badDestination('mattermost', `unknown scheme ${url.protocol}`, EXPECTED);
+  const url = parseChannelUrl(raw, 'mattermost', EXPECTED);
   const options = queryOptions(url);
   if (!url.hostname) throw badDestination('mattermost', 'the host is missing', EXPECTED);
   const [token, channel, ...rest] = url.pathname.split('/').filter(Boolean).map(decode);
@@ -48,15 +49,13 @@ export function parseMattermostUrl(raw: string): MattermostConfig {
 }
 
 export function mattermostFromConnection(conn: ResolvedConnection): MattermostConfig {
-  const token = (conn.password ?? '').trim();
-  if (!token) throw badDestination('mattermost', `connection ${conn.name} has no webhook token`);
-  const serverUrl = baseUrl(conn.url, 'mattermost');
-  if (!serverUrl) throw badDestination('mattermost', `connection ${conn.name} has no server URL`);
+  const token = connectionSecret(conn, 'mattermost', 'webhook token');
+  const serverUrl = connectionServerUrl(conn, 'mattermost');
   return { serverUrl, token, options: propertyOptions(conn.properties) };
 }
 
 export function mattermostPayload(config: MattermostConfig, message: NotificationMessage): Record<string, unknown> {
-  const opt = (...keys: string[]) => option(config.options, message.properties, ...keys);
+  const opt = sendOptions(config.options, message.properties);
   const attachment: Record<string, unknown> = {
     fallback: truncate(message.title, 300),
     color: severityColor(message),

@@ -16,10 +16,11 @@ import {
   headerValue,
   list,
   option,
-  parseUrl,
+  parseChannelUrl,
   propertyOptions,
   queryOptions,
   request,
+  sendOptions,
   type Options,
 } from './http.js';
 import { truncate } from './markdown.js';
@@ -37,8 +38,7 @@ export interface NtfyConfig {
 }
 
 export function parseNtfyUrl(raw: string): NtfyConfig {
-  const url = parseUrl(raw, 'ntfy', EXPECTED);
-  if (url.protocol !== 'ntfy:') throw badDestination('ntfy', `unknown scheme ${url.protocol}`, EXPECTED);
+  const url = parseChannelUrl(raw, 'ntfy', EXPECTED);
   const options = queryOptions(url);
   const topic = decode(url.pathname.replace(/^\/+|\/+$/g, ''));
   if (!topic) throw badDestination('ntfy', 'the topic is missing', EXPECTED);
@@ -80,7 +80,7 @@ function priorityOf(config: NtfyConfig, message: NotificationMessage): string {
 
 /** The headers ntfy reads for a message. */
 export function ntfyHeaders(config: NtfyConfig, message: NotificationMessage): Record<string, string> {
-  const opt = (...keys: string[]) => option(config.options, message.properties, ...keys);
+  const opt = sendOptions(config.options, message.properties);
   const stateTag =
     message.state === 'resolved'
       ? 'white_check_mark'

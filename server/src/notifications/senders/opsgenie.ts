@@ -11,14 +11,15 @@ import type { ResolvedConnection } from '../../connections/resolve.js';
 import {
   badDestination,
   baseUrl,
+  connectionSecret,
   decode,
   displayUrl,
   list,
-  option,
-  parseUrl,
+  parseChannelUrl,
   propertyOptions,
   queryOptions,
   request,
+  sendOptions,
   type Options,
 } from './http.js';
 import { truncate } from './markdown.js';
@@ -56,8 +57,7 @@ export function parseResponders(value: string | undefined, field = 'responders')
 }
 
 export function parseOpsgenieUrl(raw: string): OpsgenieConfig {
-  const url = parseUrl(raw, 'opsgenie', EXPECTED);
-  if (url.protocol !== 'opsgenie:') throw badDestination('opsgenie', `unknown scheme ${url.protocol}`, EXPECTED);
+  const url = parseChannelUrl(raw, 'opsgenie', EXPECTED);
   const apiKey = decode(url.pathname.replace(/^\/+|\/+$/g, ''));
   if (!apiKey) throw badDestination('opsgenie', 'the API key is missing', EXPECTED);
   if (apiKey.includes('/')) throw badDestination('opsgenie', 'the API key must be one path segment', EXPECTED);
@@ -70,8 +70,7 @@ export function parseOpsgenieUrl(raw: string): OpsgenieConfig {
 }
 
 export function opsgenieFromConnection(conn: ResolvedConnection): OpsgenieConfig {
-  const apiKey = (conn.password ?? '').trim();
-  if (!apiKey) throw badDestination('opsgenie', `connection ${conn.name} has no API key`);
+  const apiKey = connectionSecret(conn, 'opsgenie', 'API key');
   const options = propertyOptions(conn.properties);
   parseResponders(options.responders);
   const host = options.host || API_HOST;
@@ -84,7 +83,7 @@ export function opsgenieFromConnection(conn: ResolvedConnection): OpsgenieConfig
 
 /** The create-alert request body for the message. */
 export function opsgenieAlert(config: OpsgenieConfig, message: NotificationMessage): Record<string, unknown> {
-  const opt = (...keys: string[]) => option(config.options, message.properties, ...keys);
+  const opt = sendOptions(config.options, message.properties);
   const alert: Record<string, unknown> = {
     message: truncate(message.title, 130),
     alias: truncate(message.dedupKey, 512),
@@ -133,7 +132,7 @@ export const opsgenieSender: Sender<OpsgenieConfig> = {
   },
   async send(config, message, ctx) {
     const headers = { authorization: `GenieKey ${config.apiKey}` };
-    const opt = (...keys: string[]) => option(config.options, message.properties, ...keys);
+    const opt = sendOptions(config.options, message.properties);
     const alias = truncate(message.dedupKey, 512);
     const answer =
       message.state === 'resolved'

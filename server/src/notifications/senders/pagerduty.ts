@@ -12,13 +12,14 @@ import { LINK_LABEL } from './content.js';
 import {
   badDestination,
   baseUrl,
+  connectionSecret,
   decode,
   displayUrl,
-  option,
-  parseUrl,
+  parseChannelUrl,
   propertyOptions,
   queryOptions,
   request,
+  sendOptions,
   type Options,
 } from './http.js';
 import { truncate } from './markdown.js';
@@ -35,8 +36,7 @@ export interface PagerDutyConfig {
 }
 
 export function parsePagerDutyUrl(raw: string): PagerDutyConfig {
-  const url = parseUrl(raw, 'pagerduty', EXPECTED);
-  if (url.protocol !== 'pagerduty:') throw badDestination('pagerduty', `unknown scheme ${url.protocol}`, EXPECTED);
+  const url = parseChannelUrl(raw, 'pagerduty', EXPECTED);
   const options = queryOptions(url);
   const fromPath = decode(url.pathname.replace(/^\/+|\/+$/g, ''));
   const routingKey = options.integrationkey || options.routing_key || fromPath;
@@ -51,8 +51,7 @@ export function parsePagerDutyUrl(raw: string): PagerDutyConfig {
 }
 
 export function pagerDutyFromConnection(conn: ResolvedConnection): PagerDutyConfig {
-  const routingKey = (conn.password ?? '').trim();
-  if (!routingKey) throw badDestination('pagerduty', `connection ${conn.name} has no integration key`);
+  const routingKey = connectionSecret(conn, 'pagerduty', 'integration key');
   return {
     eventsUrl: baseUrl(conn.url, 'pagerduty') ?? EVENTS_URL,
     routingKey,
@@ -62,7 +61,7 @@ export function pagerDutyFromConnection(conn: ResolvedConnection): PagerDutyConf
 
 /** The Events API v2 event for the message. */
 export function pagerDutyEvent(config: PagerDutyConfig, message: NotificationMessage): Record<string, unknown> {
-  const opt = (...keys: string[]) => option(config.options, message.properties, ...keys);
+  const opt = sendOptions(config.options, message.properties);
   const dedupKey = truncate(message.dedupKey, 255);
   if (message.state === 'resolved')
     return { routing_key: config.routingKey, event_action: 'resolve', dedup_key: dedupKey };

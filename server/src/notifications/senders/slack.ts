@@ -13,12 +13,13 @@ import { LINK_LABEL, severityColor } from './content.js';
 import {
   badDestination,
   baseUrl,
+  connectionSecret,
   decode,
-  option,
   parseUrl,
   propertyOptions,
   queryOptions,
   request,
+  sendOptions,
   type Options,
 } from './http.js';
 import { markdownToSlack, truncate } from './markdown.js';
@@ -77,9 +78,8 @@ export function parseSlackUrl(raw: string): SlackConfig {
 }
 
 export function slackFromConnection(conn: ResolvedConnection): SlackConfig {
-  const secret = (conn.password ?? '').trim();
+  const secret = connectionSecret(conn, 'slack', 'bot token or webhook URL');
   const options = propertyOptions(conn.properties);
-  if (!secret) throw badDestination('slack', `connection ${conn.name} has no bot token or webhook URL`);
   if (/^https?:\/\//i.test(secret)) {
     parseUrl(secret, 'slack', EXPECTED);
     return { kind: 'webhook', webhookUrl: secret, options };
@@ -112,7 +112,7 @@ export function slackBlocks(message: NotificationMessage): unknown[] {
 }
 
 function payload(config: SlackConfig, message: NotificationMessage): Record<string, unknown> {
-  const opt = (...keys: string[]) => option(config.options, message.properties, ...keys);
+  const opt = sendOptions(config.options, message.properties);
   const blocks = slackBlocks(message);
   const color = opt('color');
   const out: Record<string, unknown> = { text: truncate(message.title, 3000) };

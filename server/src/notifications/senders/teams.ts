@@ -12,6 +12,7 @@ import { LINK_LABEL } from './content.js';
 import {
   badDestination,
   baseUrl,
+  connectionSecret,
   decode,
   displayUrl,
   parseUrl,
@@ -60,8 +61,7 @@ export function parseTeamsUrl(raw: string): TeamsConfig {
 }
 
 export function teamsFromConnection(conn: ResolvedConnection): TeamsConfig {
-  const secret = (conn.password ?? '').trim();
-  if (!secret) throw badDestination('teams', `connection ${conn.name} has no webhook URL`);
+  const secret = connectionSecret(conn, 'teams', 'webhook URL');
   return parseTeamsUrl(secret);
 }
 

@@ -14,11 +14,11 @@ import {
   decode,
   flag,
   list,
-  option,
-  parseUrl,
+  parseChannelUrl,
   propertyOptions,
   queryOptions,
   request,
+  sendOptions,
   type Options,
 } from './http.js';
 import {
@@ -43,8 +43,7 @@ export interface TelegramConfig {
 }
 
 export function parseTelegramUrl(raw: string): TelegramConfig {
-  const url = parseUrl(raw, 'telegram', EXPECTED);
-  if (url.protocol !== 'telegram:') throw badDestination('telegram', `unknown scheme ${url.protocol}`, EXPECTED);
+  const url = parseChannelUrl(raw, 'telegram', EXPECTED);
   const token = `${decode(url.username)}:${decode(url.password)}`;
   if (!TOKEN.test(token)) throw badDestination('telegram', 'the bot token must be <bot id>:<secret>', EXPECTED);
   const options = queryOptions(url);
@@ -105,7 +104,7 @@ export const telegramSender: Sender<TelegramConfig> = {
   fromConnection: telegramFromConnection,
   describe: (config) => `telegram chats ${config.chats.join(', ')}`,
   async send(config, message, ctx): Promise<SendResult> {
-    const opt = (...keys: string[]) => option(config.options, message.properties, ...keys);
+    const opt = sendOptions(config.options, message.properties);
     const content = telegramText(message, parseMode(opt('parsemode', 'parse_mode')));
     const sent: { chat: string; message_id?: number }[] = [];
     const failures: SenderError[] = [];
