@@ -1,11 +1,14 @@
 // One playbook parameter as a form field, by its type (spec/1 §3 "Playbook parameter"): text
 // (an input, a textarea when multiline, memory and cpu amounts, other formats as the input type),
 // code (the YAML/JSON editor), checkbox, list (its options), and pickers of teams, people,
-// components, catalog items and checks. Label, required marker and the field's error.
+// components, catalog items and checks, secret (a hidden input) and connection (the stored
+// connections by name). Label, required marker and the field's error.
+import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { cn } from '../../ui/cn';
 import { CodeEditor } from '../../ui/code-editor';
 import { Field, Input, Select, Textarea } from '../../ui/input';
+import { playbookKeys, playbooksApi } from './playbooksApi';
 import { ResourcePicker, type PickerTable } from './ResourcePicker';
 import {
   codeLanguage,
@@ -134,6 +137,24 @@ export function ParameterField({
             </div>
           );
         }
+        if (param.type === 'secret') {
+          return (
+            <Input
+              {...common}
+              className={width}
+              type="password"
+              autoComplete="new-password"
+              value={text}
+              invalid={!!error}
+              onChange={(e) => onChange(e.target.value)}
+            />
+          );
+        }
+        if (param.type === 'connection') {
+          return (
+            <ConnectionSelect common={common} className={width} value={text} invalid={!!error} onChange={onChange} />
+          );
+        }
         if (param.type === 'list') {
           return (
             <Select
@@ -220,5 +241,47 @@ export function ParameterField({
         );
       }}
     </Field>
+  );
+}
+
+/** The stored connections by name (GET /api/playbook/connections); the value is connection://<type>/<name>. */
+function ConnectionSelect({
+  common,
+  className,
+  value,
+  invalid,
+  onChange,
+}: {
+  common: { id: string; 'aria-describedby'?: string; 'aria-required'?: boolean; disabled?: boolean };
+  className: string;
+  value: string;
+  invalid: boolean;
+  onChange(value: string): void;
+}) {
+  const connections = useQuery({
+    queryKey: playbookKeys.connections(),
+    queryFn: ({ signal }) => playbooksApi.connections(signal),
+    staleTime: 30_000,
+  });
+  const options = (connections.data ?? []).map((c) => ({
+    value: `connection://${c.type}/${c.name}`,
+    label: `${c.name} (${c.type}${c.namespace === 'default' ? '' : `, ${c.namespace}`})`,
+  }));
+  return (
+    <Select
+      {...common}
+      className={className}
+      value={value}
+      invalid={invalid}
+      onChange={(e) => onChange(e.target.value)}
+    >
+      <option value="">{connections.isLoading ? 'Loading connections…' : 'Select a connection…'}</option>
+      {options.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
+      {value && !options.some((o) => o.value === value) && <option value={value}>{value}</option>}
+    </Select>
   );
 }

@@ -7,7 +7,19 @@ import type { JsonSchema, JsonSchemaObject } from '@opsdeck/common/jsonSchema';
 
 export const PLAYBOOK_API_VERSION = 'mission-control.flanksource.com/v1';
 
-const PARAMETER_TYPES = ['check', 'checkbox', 'code', 'component', 'config', 'list', 'people', 'team', 'text'];
+const PARAMETER_TYPES = [
+  'check',
+  'checkbox',
+  'code',
+  'component',
+  'config',
+  'list',
+  'people',
+  'team',
+  'text',
+  'secret',
+  'connection',
+];
 
 const stringMap: JsonSchemaObject = { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] } };
 const selectors: JsonSchemaObject = { type: 'array', items: { type: 'object' } };
@@ -35,6 +47,9 @@ const action: JsonSchemaObject = {
     delay: { type: 'string' },
     timeout: { type: 'string' },
     filter: { type: 'string' },
+    if: { type: 'string' },
+    retry: { type: 'object', required: ['limit'] },
+    gitops: { type: 'object', required: ['repo', 'commit'] },
     exec: {
       type: 'object',
       required: ['script'],
@@ -99,6 +114,7 @@ export const playbookResourceJsonSchema: JsonSchema = {
         parameters: { type: 'array', items: parameter },
         approval: { type: 'object' },
         on: { type: 'object' },
+        filters: { type: 'array', items: { type: 'string' } },
         env: { type: 'array', items: { type: 'object' } },
         actions: { type: 'array', minItems: 1, items: action },
       },

@@ -2,6 +2,7 @@
 // parameters, starting and cancelling runs (/api/playbook), and reads through /api/db.
 import { api, request } from '../../api/client';
 import type {
+  ActionArtifact,
   PlaybookParams,
   PlaybookResourceRef,
   PlaybookRunDetail,
@@ -52,7 +53,18 @@ export const playbooksApi = {
   spec: (id: string, signal?: AbortSignal) => api.get<string>(`/api/playbook/${enc(id)}/spec`, { signal }),
 
   remove: (id: string) => api.delete(`/api/playbook/${enc(id)}`),
+
+  /** Connection names and types a `connection` parameter may name (no URL, no secret). */
+  connections: (signal?: AbortSignal) =>
+    api.get<Array<{ name: string; namespace: string; type: string }>>('/api/playbook/connections', { signal }),
+
+  /** The files an action saved (exec `artifacts`), without their content. */
+  artifacts: (actionId: string, signal?: AbortSignal) =>
+    api.get<ActionArtifact[]>(`/api/playbook/run/action/${enc(actionId)}/artifacts`, { signal }),
 };
+
+/** Where an artifact is downloaded from (same origin: the session cookie goes along). */
+export const artifactDownloadUrl = (id: string) => `/api/artifacts/download/${enc(id)}`;
 
 export const playbookKeys = {
   all: ['playbooks'] as const,
@@ -62,4 +74,6 @@ export const playbookKeys = {
   runs: (filter: unknown) => ['playbooks', 'runs', filter] as const,
   list: () => ['playbooks', 'list'] as const,
   pendingApprovals: () => ['playbooks', 'approvals', 'pending'] as const,
+  connections: () => ['playbooks', 'connections'] as const,
+  artifacts: (runId: string, actionId: string) => ['playbooks', 'run', runId, 'action', actionId, 'artifacts'] as const,
 };

@@ -146,7 +146,7 @@ export function validateParam(param: PlaybookParameter, value: ParamValue | unde
     const problem = parseEditorDocument(text, codeLanguage(param)).problems[0];
     return problem ? describeProblem(problem) : undefined;
   }
-  if (param.type && param.type !== 'text') return undefined; // picked from a list: nothing to check
+  if (param.type && param.type !== 'text' && param.type !== 'secret') return undefined; // picked from a list
 
   const p = param.properties ?? {};
   if (p.minLength !== undefined && text.length < p.minLength) return `Must be at least ${p.minLength} characters`;

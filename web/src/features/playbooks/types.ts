@@ -2,7 +2,19 @@
 // runs and their actions, as served by /api/playbook and /api/db (playbook_run_list, playbooks).
 
 export type ParameterType =
-  'code' | 'checkbox' | 'list' | 'team' | 'people' | 'component' | 'config' | 'check' | 'text';
+  | 'code'
+  | 'checkbox'
+  | 'list'
+  | 'team'
+  | 'people'
+  | 'component'
+  | 'config'
+  | 'check'
+  | 'text'
+  /** Typed hidden, stored sealed, shown back only as the mask. */
+  | 'secret'
+  /** A stored connection, picked by name (GET /api/playbook/connections). */
+  | 'connection';
 
 export interface PlaybookParameter {
   name: string;
@@ -140,6 +152,19 @@ export interface PlaybookRunAction {
   /** exec {stdout, stderr, exitCode}; http {code, headers, content, json}; sql {rows, count}; logs. */
   result: Record<string, unknown> | null;
   error: string | null;
+  /** Times the action was tried again after failing (its `retry`). */
+  retry_count?: number;
+}
+
+/** GET /api/playbook/run/action/{id}/artifacts: a file an action saved. */
+export interface ActionArtifact {
+  id: string;
+  path: string;
+  filename: string;
+  size: number;
+  content_type: string;
+  checksum: string;
+  created_at: string;
 }
 
 /** GET /api/playbook/run/{id}. */

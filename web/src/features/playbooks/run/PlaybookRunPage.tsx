@@ -32,6 +32,7 @@ import {
   selectedStepId,
   type RunStep,
 } from './runSteps';
+import { ActionArtifacts } from './ActionArtifacts';
 import { StepOutput } from './StepOutput';
 
 export const RUN_NOT_FOUND = 'Not found';
@@ -276,5 +277,10 @@ function SelectedStep({ run, step }: { run: PlaybookRunDetail; step: RunStep }) 
     meta: { silent: true },
   });
   if (action.isError) return <Alert tone="error">{errorMessage(action.error)}</Alert>;
-  return <StepOutput step={step} action={step.synthetic ? undefined : action.data} loading={action.isFetching} />;
+  return (
+    <div className="min-w-0 space-y-3">
+      <StepOutput step={step} action={step.synthetic ? undefined : action.data} loading={action.isFetching} />
+      {!step.synthetic && action.data && <ActionArtifacts runId={run.id} action={action.data} />}
+    </div>
+  );
 }
