@@ -17,6 +17,7 @@ import {
   splitMemory,
   toRunParams,
   validateForm,
+  SECRET_MASK,
   validateParam,
 } from './runForm';
 import type { PlaybookParameter } from './types';
@@ -107,6 +108,13 @@ describe('validation', () => {
     expect(validateParam(text({ format: 'dns1123' }), 'api.prod-1')).toBeUndefined();
     for (const bad of ['Api', '-api', 'api-', 'a_b', 'a..b'])
       expect(validateParam(text({ format: 'dns1123' }), bad)).toBe(DNS1123_MESSAGE);
+  });
+
+  it('checks a secret like text, except the mask a re-run sends back', () => {
+    const secret = { name: 's', type: 'secret' as const, properties: { minLength: 8 } };
+    expect(validateParam(secret, 'short')).toBe('Must be at least 8 characters');
+    expect(validateParam(secret, SECRET_MASK)).toBeUndefined();
+    expect(validateParam({ name: 'c', type: 'connection', required: true }, '')).toBe(REQUIRED_MESSAGE);
   });
 
   it('checks numbers against min and max, memory and cpu by their amount', () => {

@@ -136,6 +136,9 @@ function numericPart(param: PlaybookParameter, text: string): string {
   return text;
 }
 
+/** How the server shows a secret parameter back; a re-run sending it reuses the parent run's value. */
+export const SECRET_MASK = '••••';
+
 /** What is wrong with one field's value, or undefined. */
 export function validateParam(param: PlaybookParameter, value: ParamValue | undefined): string | undefined {
   if (param.type === 'checkbox') return undefined;
@@ -147,6 +150,7 @@ export function validateParam(param: PlaybookParameter, value: ParamValue | unde
     return problem ? describeProblem(problem) : undefined;
   }
   if (param.type && param.type !== 'text' && param.type !== 'secret') return undefined; // picked from a list
+  if (param.type === 'secret' && text === SECRET_MASK) return undefined; // a re-run reuses the parent's value
 
   const p = param.properties ?? {};
   if (p.minLength !== undefined && text.length < p.minLength) return `Must be at least ${p.minLength} characters`;
