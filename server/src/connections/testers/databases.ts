@@ -1,8 +1,8 @@
 // Tests of databases by a real round trip: PostgreSQL and MySQL/MariaDB `SELECT 1` (connections/sql.ts),
 // Redis AUTH + SELECT + PING (ioredis), MongoDB `ping` (the official driver).
-import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
 import { abortable, connectFailure, describeError } from '../errors.js';
+import { connectRedis, RedisConnectError } from '../redisClient.js';
 import { interpolateCredentials, sanitizeUrl, type ResolvedConnection } from '../resolve.js';
 import { runSqlQuery, sqlEndpoint, type SqlDriver } from '../sql.js';
 import { prop, required, TestFailure, type ConnectionTester } from './tester.js';
@@ -72,36 +72,25 @@ export const redisTester: ConnectionTester = {
     const dbText = prop(conn, 'db') || addr.db || '0';
     if (!/^\d+$/.test(dbText)) throw new TestFailure(`Database must be a number (got "${dbText}")`);
     const db = Number(dbText);
-    const client = new Redis({
-      host: addr.host,
-      port: addr.port,
-      username: conn.username || addr.username,
-      password: conn.password || addr.password,
-      db: 0,
-      tls: addr.tls ? { rejectUnauthorized: !conn.insecureTls } : undefined,
-      lazyConnect: true,
-      connectTimeout: ctx.timeoutMs,
-      commandTimeout: ctx.timeoutMs,
-      retryStrategy: () => null,
-      maxRetriesPerRequest: 0,
-      enableOfflineQueue: false,
-      enableReadyCheck: false,
+    const redis = await connectRedis(
+      {
+        host: addr.host,
+        port: addr.port,
+        username: conn.username || addr.username,
+        password: conn.password || addr.password,
+        tls: addr.tls,
+        insecureTls: conn.insecureTls,
+      },
+      ctx,
+    ).catch((e: unknown) => {
+      if (!(e instanceof RedisConnectError)) throw e;
+      const message = (e.cause as Error).message ?? '';
+      if (/WRONGPASS|NOAUTH|invalid password|invalid username/i.test(message))
+        throw new TestFailure(`Redis at ${where} refused the credentials: ${message}`);
+      throw new TestFailure(connectFailure(e.cause, where));
     });
-    let lastError: unknown;
-    client.on('error', (e: unknown) => (lastError = e));
-    const onAbort = () => client.disconnect();
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    const { client } = redis;
     try {
-      try {
-        await client.connect();
-      } catch (e) {
-        if (ctx.signal.aborted) throw e;
-        const cause = lastError ?? e;
-        const message = (cause as Error).message ?? '';
-        if (/WRONGPASS|NOAUTH|invalid password|invalid username/i.test(message))
-          throw new TestFailure(`Redis at ${where} refused the credentials: ${message}`);
-        throw new TestFailure(connectFailure(cause, where));
-      }
       if (db !== 0)
         await client.select(db).catch((e: Error) => {
           throw new TestFailure(`SELECT ${db} failed on ${where}: ${e.message}`);
@@ -113,8 +102,7 @@ export const redisTester: ConnectionTester = {
       if (reply !== 'PONG') throw new TestFailure(`expected PONG from ${where}, got ${reply}`);
       return { details: `PING on ${where} (db ${db}) answered PONG` };
     } finally {
-      ctx.signal.removeEventListener('abort', onAbort);
-      client.disconnect();
+      redis.close();
     }
   },
 };

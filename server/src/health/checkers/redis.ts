@@ -1,11 +1,12 @@
 // The `redis` check (canary-checker): connects with `ioredis` to `addr` (host:port, deprecated) or `url`
 // (redis:// / rediss:// or host:port) or a connection, selects `db`, authenticates with
 // username/password, and expects PING to answer PONG. Data: `result` (the PING reply), `db`.
-import { Redis, type RedisOptions } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
 import { z } from 'zod';
 import type { CheckContext, CheckResult, Checker } from '../checker.js';
 import { commonFields, fail, guarded, invalid } from './common.js';
 import { connectFailure, SpecError } from '../../connections/errors.js';
+import { connectRedis, RedisConnectError, type RedisSession } from '../../connections/redisClient.js';
 import { connectionFields, resolveTarget, sanitizeUrl } from '../../connections/resolve.js';
 
 const schema = z.looseObject({
@@ -17,7 +18,7 @@ const schema = z.looseObject({
 export type RedisSpec = z.infer<typeof schema>;
 
 /** Host, port and URL-carried options from `redis://[user:pass@]host:port[/db]` or `host:port`. */
-export function parseRedisAddress(address: string): RedisOptions {
+export function parseRedisAddress(address: string): RedisOptions & { host: string; port: number } {
   if (/^rediss?:\/\//i.test(address)) {
     const u = new URL(address);
     const db = u.pathname.replace(/^\//, '');
@@ -53,34 +54,25 @@ async function run(spec: RedisSpec, ctx: CheckContext): Promise<CheckResult> {
       const opts = parseRedisAddress(address);
       where = `${opts.host}:${opts.port}`;
       const db = spec.db ?? opts.db ?? 0;
-      const client = new Redis({
-        ...opts,
-        username: resolved.username ?? opts.username,
-        password: resolved.password ?? opts.password,
-        // SELECT is sent below: ioredis only emits an event when its own SELECT fails, then PINGs db 0.
-        db: 0,
-        tls: opts.tls ? { rejectUnauthorized: !resolved.insecureTls } : undefined,
-        lazyConnect: true,
-        connectTimeout: ctx.timeoutMs,
-        commandTimeout: ctx.timeoutMs,
-        // One attempt: a health check reports the failure instead of retrying it away.
-        retryStrategy: () => null,
-        maxRetriesPerRequest: 0,
-        enableOfflineQueue: false,
-        enableReadyCheck: false,
-      });
-      let lastError: unknown;
-      client.on('error', (e: unknown) => (lastError = e));
-      const onAbort = () => client.disconnect();
-      ctx.signal.addEventListener('abort', onAbort, { once: true });
+      let redis: RedisSession;
       try {
-        try {
-          await client.connect();
-        } catch (e) {
-          if (ctx.signal.aborted) throw e;
-          // ioredis rejects with "Connection is closed." after the socket error it already emitted.
-          return fail(connectFailure(lastError ?? e, where));
-        }
+        redis = await connectRedis(
+          {
+            host: opts.host,
+            port: opts.port,
+            username: resolved.username ?? opts.username,
+            password: resolved.password ?? opts.password,
+            tls: !!opts.tls,
+            insecureTls: resolved.insecureTls,
+          },
+          ctx,
+        );
+      } catch (e) {
+        if (e instanceof RedisConnectError) return fail(connectFailure(e.cause, where));
+        throw e;
+      }
+      const { client } = redis;
+      try {
         let reply: string;
         try {
           if (db !== 0) await client.select(db);
@@ -98,8 +90,7 @@ async function run(spec: RedisSpec, ctx: CheckContext): Promise<CheckResult> {
         if (reply !== 'PONG') return fail(`expected PONG from ${where}, got ${reply}`, data);
         return { pass: true, message: `PONG from ${where} (db ${db})`, data };
       } finally {
-        ctx.signal.removeEventListener('abort', onAbort);
-        client.disconnect();
+        redis.close();
       }
     },
   );
