@@ -5,3 +5,4 @@ export * from './users.js';
 export * from './incidents.js';
 export * from './connections.js';
 export * from './notifications.js';
+export * from './logs.js';

@@ -65,7 +65,7 @@ const relations: ExposedRelation[] = [
   { name: 'checks_by_component', resource: 'topologies' },
   { name: 'team_components', resource: 'topologies' },
   { name: 'config_component_relationships', resource: 'topologies' },
-  { name: 'components_with_logs', resource: 'topologies' },
+  { name: 'components_with_logs', resource: 'topologies', readOnly: true },
   // Catalog (0007): items, changes and insights are written by the catalog engine.
   { name: 'config_scrapers', resource: 'config_scrapers' },
   { name: 'config_items', resource: 'config_scrapers', readOnly: true },
@@ -89,6 +89,9 @@ const relations: ExposedRelation[] = [
   { name: 'check_summary_for_config', resource: 'config_scrapers', readOnly: true },
   { name: 'config_summary', resource: 'config_scrapers', readOnly: true },
   { name: 'integrations', resource: 'integrations', readOnly: true },
+  // Logs (0023): backends written by the form (checked by logs/writeGuard.ts) or /api/logging_backends.
+  { name: 'logging_backends', resource: 'logging_backends' },
+  { name: 'configs_with_logs', resource: 'config_scrapers', readOnly: true },
   // Incidents (0008): commanders and responders write these (spec/1 §6); the changelog is the server's.
   { name: 'incidents', resource: 'incident' },
   { name: 'hypotheses', resource: 'incident' },
