@@ -82,6 +82,29 @@ export function liftSocketError(message: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A Kubernetes API failure as a person reads it: the API server's message and status ("pods is
+ * forbidden: ... (HTTP 403)"), the start of a body that is not JSON, or the lifted socket error.
+ */
+export function describeKubeError(e: unknown): string {
+  const err = e as { code?: unknown; body?: unknown; message?: string };
+  if (typeof err.code === 'number') {
+    let message = '';
+    try {
+      const body =
+        typeof err.body === 'string'
+          ? (JSON.parse(err.body) as { message?: string })
+          : (err.body as { message?: string } | undefined);
+      message = body?.message ?? '';
+    } catch {
+      message = typeof err.body === 'string' ? err.body.slice(0, 200) : '';
+    }
+    return `${message || 'request failed'} (HTTP ${err.code})`;
+  }
+  const message = err.message ?? String(e);
+  return liftSocketError(message) ?? message;
+}
+
 /** Rejects when `signal` aborts, so a client without signal support cannot outlive the check's timeout. */
 export function abortable<T>(signal: AbortSignal, promise: Promise<T>): Promise<T> {
   if (signal.aborted) {

@@ -4,7 +4,7 @@
 import { SECRET_REF } from '@opsdeck/common';
 import { loadKubeConfig, loadKubernetesClient } from '../kubeconfig.js';
 import { openSecret } from '../secrets.js';
-import { liftSocketError, SpecError } from './errors.js';
+import { describeKubeError, SpecError } from './errors.js';
 import type { ResolvedConnection } from './resolve.js';
 
 /** A `connections` row as stored (secrets sealed or references). */
@@ -18,26 +18,6 @@ export interface StoredConnection {
   certificate: string | null;
   insecure_tls: boolean | null;
   properties: Record<string, string> | null;
-}
-
-/** Why a Kubernetes read failed, as a person reads it. */
-function describeKubeError(e: unknown): string {
-  const err = e as { code?: unknown; body?: unknown; message?: string };
-  if (typeof err.code === 'number') {
-    let message = '';
-    try {
-      const body =
-        typeof err.body === 'string'
-          ? (JSON.parse(err.body) as { message?: string })
-          : (err.body as { message?: string });
-      message = body?.message ?? '';
-    } catch {
-      message = '';
-    }
-    return `${message || 'request failed'} (HTTP ${err.code})`;
-  }
-  const message = err.message ?? String(e);
-  return liftSocketError(message) ?? message;
 }
 
 /**

@@ -10,7 +10,7 @@ import type { KubeConfig, KubernetesObject, KubernetesObjectApi } from '@kuberne
 import { z } from 'zod';
 import { loadKubeConfig, loadKubernetesClient as loadClient } from '../../kubeconfig.js';
 import type { CheckContext, CheckResult, Checker } from '../checker.js';
-import { abortable, liftSocketError, SpecError } from '../../connections/errors.js';
+import { abortable, describeKubeError, SpecError } from '../../connections/errors.js';
 import { commonFields, fail, guarded, invalid, plural } from './common.js';
 import { envValueSchema } from '../../connections/envValue.js';
 import { resolveField } from '../../connections/resolve.js';
@@ -169,26 +169,6 @@ async function checkKubeConfig(spec: KubernetesSpec, ctx: CheckContext): Promise
   }
 }
 
-/** An API error as a person reads it: "pods is forbidden: ... (HTTP 403)". */
-function describeK8sError(e: unknown): string {
-  const err = e as { code?: unknown; body?: unknown; message?: string };
-  if (typeof err.code === 'number') {
-    let message = '';
-    try {
-      const body =
-        typeof err.body === 'string'
-          ? (JSON.parse(err.body) as { message?: string })
-          : (err.body as { message?: string } | undefined);
-      message = body?.message ?? '';
-    } catch {
-      message = typeof err.body === 'string' ? err.body.slice(0, 200) : '';
-    }
-    return `${message || 'request failed'} (HTTP ${err.code})`;
-  }
-  const message = err.message ?? String(e);
-  return liftSocketError(message) ?? message;
-}
-
 async function listKind(
   api: KubernetesObjectApi,
   kc: KubeConfig,
@@ -262,7 +242,7 @@ async function run(spec: KubernetesSpec, ctx: CheckContext): Promise<CheckResult
         } else namespaces = [undefined];
       } catch (e) {
         if (ctx.signal.aborted || e instanceof SpecError) throw e;
-        return fail(`listing namespaces on ${where} failed: ${describeK8sError(e)}`);
+        return fail(`listing namespaces on ${where} failed: ${describeKubeError(e)}`);
       }
 
       const ignore = (spec.ignore ?? []).map(globToRegExp);
@@ -273,7 +253,7 @@ async function run(spec: KubernetesSpec, ctx: CheckContext): Promise<CheckResult
           items = await listKind(api, kc, spec, ns, ctx.signal);
         } catch (e) {
           if (ctx.signal.aborted || e instanceof SpecError) throw e;
-          return fail(`listing ${spec.kind}${ns ? ` in ${ns}` : ''} on ${where} failed: ${describeK8sError(e)}`);
+          return fail(`listing ${spec.kind}${ns ? ` in ${ns}` : ''} on ${where} failed: ${describeKubeError(e)}`);
         }
         for (const item of items) {
           const name = item.metadata?.name ?? '';
