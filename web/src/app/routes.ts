@@ -221,8 +221,7 @@ export const ROUTES: AppRoute[] = [
   {
     path: '/logs',
     title: 'Logs',
-    load: placeholder,
-    props: { area: 'logs' },
+    load: () => import('../features/logs/LogsPage'),
     access: { resource: 'logging_backends', feature: 'logs' },
     layout: 'shell',
     nav: { group: 'main', label: 'Logs', icon: Logs },

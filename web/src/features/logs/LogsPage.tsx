@@ -1,0 +1,199 @@
+// /logs (spec/2 §2.9): the logs of one component. Component, log selector (the first
+// auto-selected), search (debounced 500 ms) and time range live in the query string (topologyId,
+// logsSelector, query, start); lines are read page by page from POST /api/logs, newest first,
+// optionally tailed live; they can be downloaded, and selected lines linked to an incident.
+import { useQuery } from '@tanstack/react-query';
+import { FileText, ServerCrash } from 'lucide-react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+import { errorMessage } from '../../api/client';
+import { Alert } from '../../ui/alert';
+import { EmptyState } from '../../ui/empty-state';
+import { useDebouncedValue } from '../../ui/link-to-incident/useDebounced';
+import { usePageHeader } from '../../ui/page-header';
+import { Skeleton } from '../../ui/skeleton';
+import { toast } from '../../ui/toast';
+import { LogsTable } from './components/LogsTable';
+import { LogsToolbar } from './components/LogsToolbar';
+import { downloadFileName, logsToText } from './download';
+import { logEvidenceDescription, logLinesEvidence } from './evidence';
+import { logsApi, logsKeys, type LogsFilters } from './logsApi';
+import {
+  effectiveSelector,
+  QUERY_DEBOUNCE_MS,
+  readLogsParams,
+  writeLogsParams,
+  type LogsParamsChange,
+} from './logsParams';
+import { useLogLines } from './useLogLines';
+
+export const NO_LOGS = 'There are no logs matching the search query';
+export const SELECT_COMPONENT = 'Please select a component to view the logs';
+export const COMPONENTS_FAILED = 'Unable to load components!';
+export const DOWNLOAD_FAILED = 'Failed to download logs';
+
+function saveText(text: string, fileName: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export default function LogsPage() {
+  const [params, setParams] = useSearchParams();
+  const url = useMemo(() => readLogsParams(params), [params]);
+  const change = useCallback(
+    (c: LogsParamsChange) => setParams((prev) => writeLogsParams(prev, c), { replace: 'query' in c }),
+    [setParams],
+  );
+
+  // The search box: typed text reaches the link (and the server) once typing pauses for 500 ms.
+  const [search, setSearch] = useState(url.query ?? '');
+  const debounced = useDebouncedValue(search, QUERY_DEBOUNCE_MS);
+  useEffect(() => {
+    if ((debounced.trim() || undefined) !== url.query) change({ query: debounced });
+    // Only the debounced text drives the link.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [debounced]);
+
+  const components = useQuery({
+    queryKey: logsKeys.components(),
+    queryFn: ({ signal }) => logsApi.components(signal),
+    meta: { silent: true },
+  });
+  // The chosen component, also when a link names one beyond the dropdown's list.
+  const listed = components.data?.find((c) => c.id === url.topologyId);
+  const single = useQuery({
+    queryKey: logsKeys.component(url.topologyId ?? ''),
+    queryFn: ({ signal }) => logsApi.component(url.topologyId!, signal),
+    enabled: !!url.topologyId && components.isSuccess && !listed,
+    meta: { silent: true },
+  });
+  const component = listed ?? single.data ?? undefined;
+  const dropdown = useMemo(() => {
+    const list = components.data ?? [];
+    return single.data && !list.some((c) => c.id === single.data!.id) ? [single.data, ...list] : list;
+  }, [components.data, single.data]);
+
+  const selectorNames = useMemo(() => (component?.logs ?? []).map((s) => s.name), [component]);
+  const selector = effectiveSelector(selectorNames, url.logsSelector);
+
+  const filters = useMemo<LogsFilters | undefined>(
+    () =>
+      url.topologyId && component
+        ? { topologyId: url.topologyId, selector, query: url.query, range: url.range }
+        : undefined,
+    [url.topologyId, url.query, url.range, selector, component],
+  );
+
+  const [live, setLive] = useState(false);
+  const logs = useLogLines(filters, live);
+
+  // A new result set starts without a selection.
+  const [selection, setSelection] = useState<{ key: string; ids: Set<string> }>({ key: '', ids: new Set() });
+  const filtersKey = JSON.stringify(filters ?? null);
+  const selected = useMemo(
+    () => (selection.key === filtersKey ? selection.ids : new Set<string>()),
+    [selection, filtersKey],
+  );
+  const setSelected = useCallback((ids: Set<string>) => setSelection({ key: filtersKey, ids }), [filtersKey]);
+
+  const evidence = useMemo(() => {
+    if (!selected.size || !url.topologyId) return undefined;
+    return {
+      type: 'log' as const,
+      component_id: url.topologyId,
+      description: logEvidenceDescription(selected.size, component?.name, selector),
+      evidence: { ...logLinesEvidence(logs.lines, selected) },
+    };
+  }, [selected, logs.lines, url.topologyId, component?.name, selector]);
+
+  const [downloading, setDownloading] = useState(false);
+  async function download() {
+    if (!filters) return;
+    setDownloading(true);
+    try {
+      const lines = await logsApi.all(filters);
+      saveText(logsToText(lines), downloadFileName(component?.name, selector, new Date()));
+    } catch (e) {
+      console.error(DOWNLOAD_FAILED, e);
+      toast.error(DOWNLOAD_FAILED);
+    } finally {
+      setDownloading(false);
+    }
+  }
+
+  usePageHeader({
+    onRefresh: () => {
+      void components.refetch();
+      logs.refetch();
+    },
+    loading: components.isFetching || logs.isFetching,
+  });
+
+  let placeholder: ReactNode = undefined;
+  if (components.isError) placeholder = <EmptyState icon={ServerCrash} title={COMPONENTS_FAILED} />;
+  else if (!url.topologyId || (single.isSuccess && !single.data))
+    placeholder = <EmptyState icon={FileText} title={SELECT_COMPONENT} />;
+  else if (!filters || logs.isPending)
+    placeholder = (
+      <div className="space-y-3 p-4" data-testid="logs-loading">
+        {Array.from({ length: 6 }, (_, i) => (
+          <Skeleton key={i} className="h-4 w-full" />
+        ))}
+      </div>
+    );
+  else if (logs.error && !logs.lines.length)
+    placeholder = (
+      <div className="p-4">
+        <Alert tone="error">{errorMessage(logs.error)}</Alert>
+      </div>
+    );
+  else if (!logs.lines.length) placeholder = <EmptyState icon={FileText} title={NO_LOGS} />;
+
+  const count = logs.lines.length;
+  return (
+    <div className="space-y-3">
+      <LogsToolbar
+        components={dropdown}
+        componentsLoading={components.isPending}
+        componentId={url.topologyId}
+        onComponentChange={(id) => change({ topologyId: id })}
+        selectorNames={selectorNames}
+        selector={selector}
+        onSelectorChange={(name) => change({ logsSelector: name })}
+        search={search}
+        onSearchChange={setSearch}
+        range={url.range}
+        onRangeChange={(range) => change({ range })}
+        live={live}
+        onLiveChange={setLive}
+        canDownload={!!filters && count > 0}
+        downloading={downloading}
+        onDownload={() => void download()}
+        selectedCount={selected.size}
+        evidence={evidence}
+      />
+      {logs.tailError !== undefined && <Alert tone="warning">Live tail: {errorMessage(logs.tailError)}</Alert>}
+      {logs.error !== null && count > 0 && <Alert tone="error">{errorMessage(logs.error)}</Alert>}
+      <LogsTable
+        lines={logs.lines}
+        selected={selected}
+        onSelectedChange={setSelected}
+        hasNextPage={logs.hasNextPage && !placeholder}
+        isFetchingNextPage={logs.isFetchingNextPage}
+        fetchNextPage={logs.fetchNextPage}
+        placeholder={placeholder}
+        footer={
+          count > 0
+            ? `${count}${logs.total !== undefined ? ` of ${logs.total}` : ''} line${count === 1 ? '' : 's'}${live ? ' · live' : ''}`
+            : null
+        }
+      />
+    </div>
+  );
+}
