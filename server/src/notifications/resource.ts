@@ -16,14 +16,7 @@ import type { AppliedResource } from '../resources/apply.js';
 import { resourceHeader, storedResource, type StoredResource } from '../resources/metadata.js';
 import { UUID } from '../resources/routes.js';
 import { senderForUrl } from './senders/index.js';
-import {
-  formatPath,
-  ResourceError,
-  ResourceErrors,
-  validate,
-  type Path,
-  type ResourceDocument,
-} from '../resources/yaml.js';
+import { errorCollector, ResourceErrors, validate, type Path, type ResourceDocument } from '../resources/yaml.js';
 
 export const NOTIFICATION_API_VERSION = 'mission-control.flanksource.com/v1';
 
@@ -166,10 +159,15 @@ export async function resolveRecipient(
   return out;
 }
 
-const resourceSchema = z.looseObject({
-  ...resourceHeader(NOTIFICATION_API_VERSION, 'Notification'),
-  spec: z.looseObject({}, { error: 'spec is required' }),
-});
+/** The header and a spec object of a mission-control notifications resource (Notification, NotificationSilence). */
+export function notificationResourceSchema<K extends string>(kind: K) {
+  return z.looseObject({
+    ...resourceHeader(NOTIFICATION_API_VERSION, kind),
+    spec: z.looseObject({}, { error: 'spec is required' }),
+  });
+}
+
+const resourceSchema = notificationResourceSchema('Notification');
 
 const ns = (text: string | undefined) => (text === undefined ? null : (parseDurationNs(text) ?? null));
 
@@ -177,11 +175,7 @@ const ns = (text: string | undefined) => (text === undefined ? null : (parseDura
 export async function parseNotification(db: Queryable, doc: ResourceDocument): Promise<NotificationDefinition> {
   const resource = validate(doc, resourceSchema);
   const spec = validate({ data: resource.spec, locate: doc.locate }, notificationSpecSchema, ['spec']);
-  const errors: ResourceError[] = [];
-  const error = (path: Path, message: string) => {
-    const where = formatPath(path);
-    errors.push(new ResourceError(`${where}: ${message}`, doc.locate(path), where));
-  };
+  const { errors, error } = errorCollector(doc);
   for (const [field, kind] of [
     ['filter', 'cel'],
     ['title', 'template'],
@@ -264,11 +258,18 @@ export async function applyNotification(
   });
 }
 
-export async function deleteNotification(db: Queryable, id: string): Promise<boolean> {
+/** Marks a live row of `table` deleted; false when there is none with this id. */
+export async function softDeleteRow(
+  db: Queryable,
+  table: 'notifications' | 'notification_silences',
+  id: string,
+): Promise<boolean> {
   if (!UUID.test(id)) return false;
   const { rows } = await db.query(
-    'UPDATE notifications SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL RETURNING id',
+    `UPDATE ${table} SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL RETURNING id`,
     [id],
   );
   return rows.length > 0;
 }
+
+export const deleteNotification = (db: Queryable, id: string) => softDeleteRow(db, 'notifications', id);

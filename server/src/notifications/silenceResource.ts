@@ -2,20 +2,12 @@
 // window (RFC3339, now+2h, durations), the CEL filter, and the resources named by id or by selector
 // (resolved to ids) — then stored as a `notification_silences` row.
 import { silenceSpecSchema, silenceWindow, SILENCE_RESOURCE_FIELDS, type SilenceSpec } from '@opsdeck/common';
-import { z } from 'zod';
 import type { Database, Queryable } from '../db/database.js';
 import type { AppliedResource } from '../resources/apply.js';
-import { resourceHeader, storedResource, type StoredResource } from '../resources/metadata.js';
+import { storedResource, type StoredResource } from '../resources/metadata.js';
 import { UUID } from '../resources/routes.js';
-import {
-  formatPath,
-  ResourceError,
-  ResourceErrors,
-  validate,
-  type Path,
-  type ResourceDocument,
-} from '../resources/yaml.js';
-import { expressionProblem, NOTIFICATION_API_VERSION } from './resource.js';
+import { errorCollector, ResourceErrors, validate, type ResourceDocument } from '../resources/yaml.js';
+import { expressionProblem, notificationResourceSchema, softDeleteRow } from './resource.js';
 
 export type SilenceResourceField = (typeof SILENCE_RESOURCE_FIELDS)[number];
 
@@ -89,20 +81,13 @@ async function selectorMatches(db: Queryable, s: Selector): Promise<{ field: Sil
   return found;
 }
 
-const resourceSchema = z.looseObject({
-  ...resourceHeader(NOTIFICATION_API_VERSION, 'NotificationSilence'),
-  spec: z.looseObject({}, { error: 'spec is required' }),
-});
+const resourceSchema = notificationResourceSchema('NotificationSilence');
 
 /** Validates a NotificationSilence document; resolves the resource it names. */
 export async function parseSilence(db: Queryable, doc: ResourceDocument, now = new Date()): Promise<SilenceDefinition> {
   const resource = validate(doc, resourceSchema);
   const spec = validate({ data: resource.spec, locate: doc.locate }, silenceSpecSchema, ['spec']);
-  const errors: ResourceError[] = [];
-  const error = (path: Path, message: string) => {
-    const where = formatPath(path);
-    errors.push(new ResourceError(`${where}: ${message}`, doc.locate(path), where));
-  };
+  const { errors, error } = errorCollector(doc);
   const wrong = expressionProblem('cel', spec.filter);
   if (wrong) error(['spec', 'filter'], wrong);
   let target: SilenceDefinition['target'] = null;
@@ -178,11 +163,4 @@ export async function applySilence(
   });
 }
 
-export async function deleteSilence(db: Queryable, id: string): Promise<boolean> {
-  if (!UUID.test(id)) return false;
-  const { rows } = await db.query(
-    'UPDATE notification_silences SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL RETURNING id',
-    [id],
-  );
-  return rows.length > 0;
-}
+export const deleteSilence = (db: Queryable, id: string) => softDeleteRow(db, 'notification_silences', id);

@@ -41,6 +41,19 @@ export interface ResourceDocument {
 export const formatPath = (path: Path): string =>
   path.reduce<string>((out, p) => (typeof p === 'number' ? `${out}[${p}]` : out ? `${out}.${p}` : p), '');
 
+/** Collects problems at their place in `doc`: `error(path, message)` adds one to `errors`. */
+export function errorCollector(doc: ResourceDocument): {
+  errors: ResourceError[];
+  error(path: Path, message: string): void;
+} {
+  const errors: ResourceError[] = [];
+  const error = (path: Path, message: string) => {
+    const where = formatPath(path);
+    errors.push(new ResourceError(`${where}: ${message}`, doc.locate(path), where));
+  };
+  return { errors, error };
+}
+
 /** Splits a text into documents (`---`); refuses YAML with syntax errors, at their position. */
 export function parseDocuments(text: string): ResourceDocument[] {
   if (text.length > 5_000_000) throw new ResourceError('the document is larger than 5 MB');
