@@ -313,15 +313,7 @@ export const ROUTES: AppRoute[] = [
     layout: 'shell',
     nav: { group: 'settings', label: 'Feature Flags', icon: Flag },
   },
-  {
-    path: '/settings/logging_backends',
-    title: 'Log Backends',
-    load: placeholder,
-    props: { area: 'log-backends' },
-    access: { resource: 'logging_backends', feature: 'settings.logging_backends' },
-    layout: 'shell',
-    nav: { group: 'settings', label: 'Log Backends', icon: Logs },
-  },
+  // /settings/logging_backends (Log Backends) is a settings resource kind (see settingsResourceRoutes).
   {
     path: '/settings/agents',
     title: 'Agents',

@@ -1,6 +1,7 @@
 // /settings/integrations/{type}/{id} (spec/3 §2 "Integrations"): an integration opens in the edit
 // page of its settings kind, with its Spec and Job History tabs (topologies → 'topologies',
-// scrapers → 'config_scrapers'); after an update or delete that page returns to the integrations.
+// scrapers → 'config_scrapers', log backends → 'logging_backends'); after an update or delete of a
+// topology or scraper that page returns to the integrations.
 // Any other type shows 'Unknown type'.
 import { ArrowLeft, CircleHelp } from 'lucide-react';
 import { Link, useParams } from 'react-router';

@@ -102,12 +102,12 @@ const COLUMNS: AnyColumn[] = [
 
 /**
  * 'Add Directly' choices of the Add Integration menu, each opening the new-resource page of its
- * settings kind. Log Backends (shown when the logs feature is on) join once there is a log backend
- * settings kind to open.
+ * settings kind; Log Backends only while the logs feature is on (spec/3 §2).
  */
 const ADD_DIRECTLY: Array<{ label: string; to: string; feature: Feature }> = [
   { label: 'Custom Topology', to: '/settings/topologies/new', feature: 'settings.topology' },
   { label: 'Catalog Scraper', to: '/settings/config_scrapers/new', feature: 'settings.config_scraper' },
+  { label: 'Log Backends', to: '/settings/logging_backends/new', feature: 'settings.logging_backends' },
 ];
 
 function AddIntegrationMenu() {

@@ -1,5 +1,6 @@
 // Settings → Integrations (spec/3 §2): the resources that bring data in, read from the
-// `integrations` view of /api/db (topologies and catalog scrapers, each with its last run), and the
+// `integrations` view of /api/db (topologies, catalog scrapers and log backends, each with its last
+// run), and the
 // settings kind that edits each integration type.
 import { db, type ListResult } from '../../../api/postgrest';
 import { settingsKeys } from '../keys';
@@ -38,13 +39,11 @@ export const INTEGRATION_TYPE_LABELS: Record<IntegrationType, string> = {
   logging_backends: 'Log Backend',
 };
 
-/**
- * The settings kind (SETTINGS_RESOURCE_KINDS table) whose edit page shows an integration of this
- * type. Log backends have no settings kind yet (and no table), so they have none here.
- */
+/** The settings kind (SETTINGS_RESOURCE_KINDS table) whose edit page shows an integration of this type. */
 const KIND_TABLE_OF_TYPE: Partial<Record<string, string>> = {
   topologies: 'topologies',
   scrapers: 'config_scrapers',
+  logging_backends: 'logging_backends',
 };
 
 export function integrationKindTable(type: string | undefined): string | undefined {

@@ -253,7 +253,7 @@ function SpecEditor({ kind, row }: { kind: SettingsResourceKind; row?: SettingsR
     onSuccess: () => {
       toast.success(`${row!.name} deleted successfully`);
       void queryClient.invalidateQueries({ queryKey: settingsKeys.resources(kind.table) });
-      navigate(kind.returnTo ?? `/settings/${kind.table}`, { replace: true });
+      navigate(kind.returnTo ?? kind.list?.to ?? `/settings/${kind.table}`, { replace: true });
     },
     onError: (e) => toast.error(errorMessage(e)),
   });

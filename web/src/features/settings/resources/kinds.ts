@@ -142,6 +142,20 @@ export const SETTINGS_RESOURCE_KINDS: readonly SettingsResourceKind[] = [
     returnTo: '/settings/integrations',
   },
   {
+    table: 'logging_backends',
+    title: 'Log Backends',
+    singular: 'Log Backend',
+    description:
+      'Log backends say where the logs viewer reads from: files on the server, Loki, OpenSearch and Kubernetes pods; components name one in their log selectors.',
+    resource: 'logging_backends',
+    // spec/3 §2: name, labels and spec, written as rows through /api/db (the server checks the
+    // spec with the LoggingBackend rules before storing it).
+    feature: 'settings.logging_backends',
+    fields: ['name', 'namespace', 'labels', 'spec'],
+    softDelete: true,
+    listColumns: ['namespace', 'labels', 'source', 'created_at', 'updated_at'],
+  },
+  {
     table: 'incident_rules',
     title: 'Incident Rules',
     singular: 'Incident Rule',

@@ -1,5 +1,7 @@
 // JSON Schemas of the settings resource documents, checked by the code editor and before saving.
+import { z } from 'zod';
 import type { JsonSchema, JsonSchemaObject } from '@opsdeck/common/jsonSchema';
+import { loggingBackendSpecSchema } from '@opsdeck/common/logs';
 import { canaryResourceJsonSchema } from '@opsdeck/common/specs/canary';
 import { INCIDENT_SEVERITIES, INCIDENT_TYPES } from '@opsdeck/common/incidents';
 import { teamResourceJsonSchema } from '@opsdeck/common/specs/teams';
@@ -134,6 +136,18 @@ export const incidentRuleJsonSchema: JsonSchema = {
   },
 };
 
+/** A logging_backends row as the form and the Code tab hold it: the spec is the LoggingBackend's spec. */
+export const loggingBackendRowJsonSchema = z.toJSONSchema(
+  z.object({
+    name: z.string().min(1),
+    namespace: z.string().optional(),
+    labels: z.record(z.string(), z.string()).optional(),
+    spec: loggingBackendSpecSchema,
+  }),
+  // What is written (labels of entries may be numbers until the server reads them as text).
+  { io: 'input' },
+) as JsonSchema;
+
 /** Keyed by table; for applied resources the schema is of the whole resource the Code tab shows. */
 export const RESOURCE_SCHEMAS: Record<string, JsonSchema> = {
   teams: teamResourceJsonSchema as JsonSchema,
@@ -141,4 +155,5 @@ export const RESOURCE_SCHEMAS: Record<string, JsonSchema> = {
   topologies: topologyResourceJsonSchema,
   config_scrapers: scrapeConfigResourceJsonSchema,
   incident_rules: incidentRuleJsonSchema,
+  logging_backends: loggingBackendRowJsonSchema,
 };
