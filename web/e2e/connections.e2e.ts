@@ -206,18 +206,18 @@ describe('connections', () => {
   });
 
   it('says when a type cannot be tested', async () => {
+    // PagerDuty: its Events API has no call that checks a routing key without creating an event.
     const page = await app.adminPage();
     await app.db.query(
-      `INSERT INTO connections (name, namespace, type, username, properties, source)
-         VALUES ('file-share', 'default', 'smb', 'svc', '{"host": "files.internal", "port": "445", "share": "logs"}', 'UI')`,
+      `INSERT INTO connections (name, namespace, type, properties, source)
+         VALUES ('pager', 'default', 'pagerduty', '{"severity": "warning"}', 'UI')`,
     );
     await page.goto('/settings/connections');
-    await row(page, 'file-share').getByRole('button', { name: 'Test file-share' }).click();
+    await row(page, 'pager').getByRole('button', { name: 'Test pager' }).click();
     await expectToast(page, 'We currently do not support testing this connection type');
 
-    await cell(page, 'file-share').click();
-    expect(await field(page, 'Port').inputValue()).toBe('445');
-    await field(page, 'Password').fill('typed-for-the-test');
+    await cell(page, 'pager').click();
+    await field(page, 'Integration \\(routing\\) key').fill('typed-for-the-test');
     await dialog(page).getByRole('button', { name: 'Test' }).click();
     await testResult(page).getByText('We currently do not support testing this connection type').waitFor();
     await dialog(page).getByRole('button', { name: 'Cancel' }).click();

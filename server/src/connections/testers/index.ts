@@ -1,6 +1,6 @@
 // The connection testers by type: adding a kind of system means one file and one line here. Types
-// without a tester (PagerDuty: its Events API has no read call that checks a routing key; SMB: no
-// maintained SMB2/3 client in the npm registry) answer 501 (docs/api.md "Connections").
+// without a tester (PagerDuty: its Events API has no read call that checks a routing key) answer 501
+// (docs/api.md "Connections"). SMB is tested with Samba's smbclient program (smb.ts).
 import { connectionType } from '@opsdeck/common';
 import { gotifyTester, genericWebhookTester, ntfyTester, opsgenieTester } from './alerting.js';
 import { discordTester, mattermostTester, slackTester, telegramTester, webhookUrlTester } from './chat.js';
@@ -10,6 +10,7 @@ import { gitTester } from './git.js';
 import { kubernetesTester } from './kubernetes.js';
 import { httpTester, lokiTester, opensearchTester, prometheusTester } from './observability.js';
 import { sftpTester } from './sftp.js';
+import { smbTester } from './smb.js';
 import { smtpTester } from './smtp.js';
 import { githubTester, gitlabTester } from './sourceControl.js';
 import { sqlServerTester } from './sqlServer.js';
@@ -43,6 +44,7 @@ export const testers: readonly ConnectionTester[] = [
   azureTester,
   gcpTester,
   sftpTester,
+  smbTester,
   kubernetesTester,
 ];
 

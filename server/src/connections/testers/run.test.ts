@@ -76,11 +76,11 @@ describe('runConnectionTest', () => {
 });
 
 describe('testerFor', () => {
-  it('finds testers by any spelling of the type, none for PagerDuty and SMB', () => {
+  it('finds testers by any spelling of the type, none for PagerDuty', () => {
     expect(testerFor('postgresql')?.types).toEqual(['postgres']);
     expect(testerFor('SMTP')?.types).toEqual(['email']);
     expect(testerFor('pagerduty')).toBeUndefined();
-    expect(testerFor('smb')).toBeUndefined();
+    expect(testerFor('windows')?.types).toEqual(['smb']);
     expect(testerFor('nope')).toBeUndefined();
   });
 });

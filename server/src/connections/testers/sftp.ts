@@ -14,7 +14,7 @@ export const sftpTester: ConnectionTester = {
     const onAbort = () => client.end();
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const count = await new Promise<number>((resolve, reject) => {
+      const names = await new Promise<string[]>((resolve, reject) => {
         client.on('error', (e: Error & { level?: string }) => {
           if (e.level === 'client-authentication')
             reject(new TestFailure(`${where} refused the username, password or key (${e.message})`));
@@ -28,7 +28,7 @@ export const sftpTester: ConnectionTester = {
             if (err) return reject(new TestFailure(`${where} has no SFTP subsystem: ${err.message}`));
             sftp.readdir(dir, (e, list) => {
               if (e) reject(new TestFailure(`cannot list ${dir} on ${where}: ${e.message}`));
-              else resolve(list.length);
+              else resolve(list.map((f) => f.filename).filter((n) => n !== '.' && n !== '..'));
             });
           });
         });
@@ -41,7 +41,11 @@ export const sftpTester: ConnectionTester = {
           readyTimeout: ctx.timeoutMs,
         });
       });
-      return { details: `signed in to ${where} as ${conn.username} and listed ${dir} (${count} entries)` };
+      const shown = names.slice(0, 10).join(', ') + (names.length > 10 ? `, and ${names.length - 10} more` : '');
+      const count = `${names.length} ${names.length === 1 ? 'entry' : 'entries'}`;
+      return {
+        details: `signed in to ${where} as ${conn.username} and listed ${dir}: ${count}${names.length ? ` (${shown})` : ''}`,
+      };
     } finally {
       ctx.signal.removeEventListener('abort', onAbort);
       client.end();
