@@ -5,6 +5,7 @@ import { useCan } from '../../../api/session';
 import { cn } from '../../../ui/cn';
 import { Field, Input, Select, Textarea } from '../../../ui/input';
 import { NamePicker } from '../../../ui/name-picker';
+import { SegmentedRadioGroup } from '../../../ui/segmented-radio-group';
 import { notificationKeys } from '../keys';
 import { DurationField } from './DurationField';
 import { REPEAT_INTERVAL_OPTIONS, WAIT_FOR_OPTIONS } from './durationField';
@@ -69,24 +70,12 @@ export function RuleFormFields({
 
       <fieldset className="space-y-3">
         <legend className="mb-1.5 text-[13px] font-medium">Recipient</legend>
-        <div
-          role="radiogroup"
-          aria-label="Recipient"
-          className="inline-flex gap-0.5 rounded-lg border border-border bg-surface-muted p-0.5"
-        >
-          {RECIPIENT_KINDS.map((k) => (
-            <label
-              key={k.value}
-              className={cn(
-                'cursor-pointer rounded-md px-3 py-1 text-[13px] font-medium text-muted has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-primary/40',
-                recipientKind === k.value && 'bg-surface text-foreground shadow-sm',
-              )}
-            >
-              <input type="radio" value={k.value} className="sr-only" {...register('recipientKind')} />
-              {k.label}
-            </label>
-          ))}
-        </div>
+        <SegmentedRadioGroup
+          label="Recipient"
+          options={RECIPIENT_KINDS}
+          value={recipientKind}
+          inputProps={() => register('recipientKind')}
+        />
         {recipientKind === 'person' && (
           <Field label="Person" error={errors.personId?.message}>
             {(id, d) => (

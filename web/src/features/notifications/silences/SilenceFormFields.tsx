@@ -3,15 +3,14 @@
 // the reason; recursive.
 import { Field, Input, Select, Textarea } from '../../../ui/input';
 import { NamePicker } from '../../../ui/name-picker';
+import { SegmentedRadioGroup } from '../../../ui/segmented-radio-group';
 import { notificationKeys } from '../keys';
-import { cn } from '../../../ui/cn';
 import {
   SILENCE_DURATIONS,
   SILENCE_RESOURCE_KINDS,
   withResourceKind,
   type SilenceDuration,
   type SilenceFormValues,
-  type SilenceResourceKind,
 } from './silenceForm';
 
 export function SilenceFormFields({
@@ -29,31 +28,16 @@ export function SilenceFormFields({
     <div className="space-y-4">
       <fieldset className="space-y-3">
         <legend className="mb-1.5 text-[13px] font-medium">Resource</legend>
-        <div
-          role="radiogroup"
-          aria-label="Resource kind"
-          className="inline-flex gap-0.5 rounded-lg border border-border bg-surface-muted p-0.5"
-        >
-          {SILENCE_RESOURCE_KINDS.map((k) => (
-            <label
-              key={k.value}
-              className={cn(
-                'cursor-pointer rounded-md px-3 py-1 text-[13px] font-medium text-muted has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-primary/40',
-                values.kind === k.value && 'bg-surface text-foreground shadow-sm',
-              )}
-            >
-              <input
-                type="radio"
-                name="silence-kind"
-                className="sr-only"
-                value={k.value}
-                checked={values.kind === k.value}
-                onChange={() => onChange(withResourceKind(values, k.value as SilenceResourceKind))}
-              />
-              {k.label}
-            </label>
-          ))}
-        </div>
+        <SegmentedRadioGroup
+          label="Resource kind"
+          options={SILENCE_RESOURCE_KINDS}
+          value={values.kind}
+          inputProps={(v) => ({
+            name: 'silence-kind',
+            checked: values.kind === v,
+            onChange: () => onChange(withResourceKind(values, v)),
+          })}
+        />
         <Field label={kind.label} error={errors.resource}>
           {(id, d) => (
             <NamePicker
