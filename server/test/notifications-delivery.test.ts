@@ -225,6 +225,36 @@ describe.each(databaseKinds())('notification delivery (%s)', (kind) => {
     ]);
   });
 
+  it('with waitForEvalPeriod asks for a fresh result, then decides after the eval period', async () => {
+    const r = await rule({ wait_for: WAIT_5M });
+    const c = await check('re-evaluated', 'unhealthy');
+    const id = await pending(r, c, { kind: 'url', value: receiver.url('/hook') });
+    await db.query(
+      `UPDATE notification_send_history SET body_payload = body_payload || '{"wait_for": {"state": "unhealthy", "eval_period_ms": 300}}'::jsonb WHERE id = $1`,
+      [id],
+    );
+    await db.query(`UPDATE canaries SET next_runtime = now() + interval '1 hour' WHERE id = $1`, [canaryId]);
+    await worker().drain();
+    // Not decided yet: the canary is due now (whichever replica runs it next) and the row waits.
+    const deferred = await db.query<{ status: string; due: boolean; evaluated: boolean }>(
+      `SELECT status, not_before > now() AS due, (body_payload #>> '{wait_for,evaluated}')::boolean AS evaluated
+       FROM notification_send_history WHERE id = $1`,
+      [id],
+    );
+    expect(deferred.rows[0]).toEqual({ status: 'pending', due: true, evaluated: true });
+    const canary = await db.query<{ now: boolean }>('SELECT next_runtime <= now() AS now FROM canaries WHERE id = $1', [
+      canaryId,
+    ]);
+    expect(canary.rows[0]!.now).toBe(true);
+    expect(receiver.received).toHaveLength(0);
+    // The fresh result says it recovered: cancelled after the eval period.
+    await db.query(`UPDATE checks SET status = 'healthy' WHERE id = $1`, [c]);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await worker().drain();
+    expect((await historyRow(id)).status).toBe('cancelled');
+    expect(receiver.received).toHaveLength(0);
+  });
+
   it('cancels a waitFor send when the check recovered first', async () => {
     const r = await rule({ wait_for: WAIT_5M });
     const c = await check('recovers', 'unhealthy');

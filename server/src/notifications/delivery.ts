@@ -11,6 +11,7 @@ import {
   cancelMembers,
   claimDue,
   currentState,
+  deferForEvaluation,
   groupMembers,
   insertFallbacks,
   promoteLeader,
@@ -179,7 +180,10 @@ export class NotificationDelivery {
   async deliver(row: PendingRow, rule: Rule | undefined): Promise<Outcome> {
     if (!rule || rule.deleted_at) return this.cancel(row, 'the rule was deleted before the message was sent');
     let members = row.group_id === row.id ? await groupMembers(this.db, row) : [];
-    if ((rule.wait_for ?? 0) > 0 || row.body_payload?.wait_for) {
+    const waitFor = row.body_payload?.wait_for as { eval_period_ms?: number; evaluated?: boolean } | undefined;
+    if (waitFor && (waitFor.eval_period_ms ?? 0) > 0 && !waitFor.evaluated)
+      return (await deferForEvaluation(this.db, row, this.owner, waitFor.eval_period_ms!)) ? 'pending' : 'lost';
+    if ((rule.wait_for ?? 0) > 0 || waitFor) {
       const waited = `waitFor (${formatDurationNs(rule.wait_for ?? 0)})`;
       const leaderMoved = await this.stateChange(row, waited);
       const moved: { row: PendingRow; reason: string }[] = [];

@@ -204,6 +204,47 @@ export async function recordCancelled(db: Queryable, row: PendingRow, owner: str
   return !!r.affectedRows;
 }
 
+/**
+ * waitForEvalPeriod: when waitFor has elapsed, the resource is asked to be looked at again now (its
+ * canary, topology or scraper made due: whichever replica runs it next) and the row waits the eval
+ * period before the state is compared, so the decision rests on a fresh result rather than a stale one.
+ * Engines meet through rows: this only moves `next_runtime`.
+ */
+export async function deferForEvaluation(
+  db: Queryable,
+  row: PendingRow,
+  owner: string,
+  evalPeriodMs: number,
+): Promise<boolean> {
+  const id = row.resource_id;
+  if (id) {
+    if (row.resource_type === 'check')
+      await db.query(
+        `UPDATE canaries SET next_runtime = now() WHERE id = (SELECT canary_id FROM checks WHERE id = $1)`,
+        [id],
+      );
+    else if (row.resource_type === 'component')
+      await db.query(
+        `UPDATE topologies SET next_runtime = now() WHERE id = (SELECT topology_id FROM components WHERE id = $1)`,
+        [id],
+      );
+    else if (row.resource_type === 'config')
+      await db.query(
+        `UPDATE config_scrapers SET next_runtime = now() WHERE id = (SELECT scraper_id FROM config_items WHERE id = $1)`,
+        [id],
+      );
+  }
+  const r = await db.query(
+    `UPDATE notification_send_history
+     SET not_before = now() + make_interval(secs => $3::double precision / 1000),
+         body_payload = jsonb_set(body_payload, '{wait_for,evaluated}', 'true'::jsonb),
+         lease_owner = NULL, lease_until = NULL, updated_at = now()
+     WHERE id = $1 AND lease_owner = $2 AND status = 'pending'`,
+    [row.id, owner, evalPeriodMs],
+  );
+  return !!r.affectedRows;
+}
+
 /** Group members that recovered before waitFor elapsed: cancelled with the reason. */
 export async function cancelMembers(db: Queryable, ids: string[], reason: string): Promise<void> {
   if (!ids.length) return;
