@@ -104,6 +104,8 @@ describe('card links', () => {
     expect(logsUrl({ id: 'c1', external_id: 'pod/x' }, true)).toBe('/logs?topologyId=c1');
     expect(logsUrl({ id: 'c1', external_id: null }, true)).toBeNull();
     expect(logsUrl({ id: 'c1', external_id: 'pod/x' }, false)).toBeNull();
+    expect(logsUrl({ id: 'c1', external_id: null, logs: [{ name: 'app' }] }, true)).toBe('/logs?topologyId=c1');
+    expect(logsUrl({ id: 'c1', external_id: null, logs: [] }, true)).toBeNull();
   });
 
   it('links incidents and insights by component, type and severity', () => {

@@ -131,9 +131,15 @@ export function ancestorIds(path: string | null | undefined): string[] {
   return (path ?? '').split('.').filter(Boolean);
 }
 
-/** View Logs: only for a component with an external id, and only while the logs feature is on. */
-export function logsUrl(component: { id: string; external_id: string | null }, logsEnabled: boolean): string | null {
-  if (!logsEnabled || !component.external_id) return null;
+/**
+ * View Logs: only for a component with logs (an external id, or log selectors when the card carries
+ * them), and only while the logs feature is on.
+ */
+export function logsUrl(
+  component: { id: string; external_id: string | null; logs?: readonly unknown[] | null },
+  logsEnabled: boolean,
+): string | null {
+  if (!logsEnabled || (!component.external_id && !component.logs?.length)) return null;
   return `/logs?${new URLSearchParams({ topologyId: component.id })}`;
 }
 

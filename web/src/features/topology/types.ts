@@ -39,6 +39,8 @@ export interface TopologyComponent {
   parent_id: string | null;
   agent_id: string;
   external_id: string | null;
+  /** Its log selectors (names for the logs viewer), when the answer carries them. */
+  logs?: Array<{ name: string }> | null;
   name: string;
   text: string | null;
   tooltip: string | null;
