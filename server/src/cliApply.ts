@@ -12,6 +12,7 @@ const ENDPOINTS: Record<string, string> = {
   Playbook: '/api/playbook',
   Notification: '/api/notification',
   NotificationSilence: '/api/notification/silence',
+  LoggingBackend: '/api/logging_backends',
 };
 
 interface ApiProblem {

@@ -16,7 +16,7 @@ export interface ResourceRoutes<Def extends StoredResource> {
   db: Database;
   identity: Identity;
   /** The table of the rows, and the RBAC resource checked (read for the spec, write otherwise). */
-  table: ResourceTable | 'playbooks' | 'notifications' | 'notification_silences';
+  table: ResourceTable | 'playbooks' | 'notifications' | 'notification_silences' | 'logging_backends';
   permission: Resource;
   /** The resource's kind, for "paste a … resource". */
   kind: string;

@@ -1,0 +1,91 @@
+// /api/logs (POST /: one page of log lines, docs/api.md "Logs") and /api/logging_backends (apply
+// LoggingBackend resources, read one back as YAML, delete one). Reading logs needs read on
+// logging_backends and, for a component's logs, read on the component (topologies; a catalog
+// item's: config_scrapers); the logs feature off refuses both (requirePermission).
+import { logsRequestSchema } from '@opsdeck/common';
+import { Hono } from 'hono';
+import { stringify } from 'yaml';
+import type { Identity } from '../auth/identity.js';
+import { errorBody, HttpError, requirePermission, type AuthEnv } from '../auth/middleware.js';
+import type { Database } from '../db/database.js';
+import { addResourceRoutes, UUID } from '../resources/routes.js';
+import { applyLoggingBackend, backendResource, deleteLoggingBackend, parseLoggingBackend } from './resource.js';
+import { findLogOwner, LogsError, searchLogs } from './search.js';
+
+interface Deps {
+  db: Database;
+  identity: Identity;
+  /** How long a backend may take (default 10 s). */
+  timeoutMs?: number;
+}
+
+export function logsRoutes({ db, identity, timeoutMs }: Deps): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+  app.onError((err, c) => {
+    if (err instanceof LogsError) {
+      const body = { error: err.message, message: err.message, code: err.code };
+      return c.json(body, err.status);
+    }
+    throw err;
+  });
+
+  app.post('/', async (c) => {
+    const principal = c.get('principal');
+    await requirePermission(identity, principal, 'logging_backends', 'read');
+    const body: unknown = await c.req.json().catch(() => undefined);
+    const parsed = logsRequestSchema.safeParse(body ?? {});
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const where = issue.path.join('.');
+      throw new HttpError(
+        400,
+        'INVALID_REQUEST',
+        where ? `${where}: ${issue.message}` : issue.message,
+        where || undefined,
+      );
+    }
+    const req = parsed.data;
+    if (req.id && req.config_id) throw new HttpError(400, 'INVALID_REQUEST', 'Give id or config_id, not both.');
+    let owner;
+    if (req.id) {
+      await requirePermission(identity, principal, 'topologies', 'read');
+      owner = await findLogOwner(db, 'component', req.id);
+    } else if (req.config_id) {
+      await requirePermission(identity, principal, 'config_scrapers', 'read');
+      owner = await findLogOwner(db, 'config', req.config_id);
+    }
+    return c.json(await searchLogs(db, req, owner, { timeoutMs }));
+  });
+  return app;
+}
+
+export function loggingBackendRoutes({ db, identity }: Deps): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+  // Before the generic routes: the resource is built from the row's columns, not stored whole.
+  app.get('/:id/spec', async (c) => {
+    await requirePermission(identity, c.get('principal'), 'logging_backends', 'read');
+    const id = c.req.param('id');
+    const { rows } = UUID.test(id)
+      ? await db.query<{ name: string; namespace: string; labels: unknown; spec: unknown }>(
+          'SELECT name, namespace, labels, spec FROM logging_backends WHERE id = $1 AND deleted_at IS NULL',
+          [id],
+        )
+      : { rows: [] };
+    if (!rows[0]) return c.json(errorBody(new HttpError(404, 'NOT_FOUND', 'No such log backend.')), 404);
+    return c.body(stringify(backendResource(rows[0])), 200, { 'content-type': 'application/yaml; charset=utf-8' });
+  });
+  addResourceRoutes(app, {
+    db,
+    identity,
+    table: 'logging_backends',
+    permission: 'logging_backends',
+    kind: 'LoggingBackend',
+    noun: 'log backend',
+    parse: (doc) => parseLoggingBackend(db, doc),
+    apply: (def, opts) => applyLoggingBackend(db, def, opts),
+    summary: (def) => ({ types: Object.keys(def.spec).filter((k) => (def.spec[k as 'file']?.length ?? 0) > 0) }),
+    remove: (id) => deleteLoggingBackend(db, id),
+    sourceHeader: true,
+  });
+  return app;
+}
