@@ -13,6 +13,8 @@ import { eventQueueRoutes } from '../jobs/eventQueueApi.js';
 import { checkers } from '../health/checkers/index.js';
 import { connectionRoutes } from '../connections/api.js';
 import { connectionWriteGuard } from '../connections/writeGuard.js';
+import { loggingBackendRoutes, logsRoutes } from '../logs/api.js';
+import { loggingBackendWriteGuard } from '../logs/writeGuard.js';
 import { notificationRoutes } from '../notifications/api.js';
 import { notificationWriteGuards } from '../notifications/writeGuards.js';
 import { playbookRoutes } from '../playbooks/api.js';
@@ -64,6 +66,8 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
   app.route('/api/notification', notificationRoutes({ db: ctx.db, identity }));
   app.route('/api/connection', connectionRoutes({ db: ctx.db, identity }));
   app.route('/api/event-queue', eventQueueRoutes({ db: ctx.db }));
+  app.route('/api/logs', logsRoutes({ db: ctx.db, identity }));
+  app.route('/api/logging_backends', loggingBackendRoutes({ db: ctx.db, identity }));
 
   app.route(
     '/api/db',
@@ -90,7 +94,11 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
       // The triggers of 0011 attribute rows and the incident changelog to the caller.
       beforeWrite: (tx, c) => setActor(tx, c.get('principal').id),
       // Rows of these relations are validated like the service endpoints' (rest/writeGuards.ts).
-      writeGuards: new Map<string, WriteGuard>([['connections', connectionWriteGuard], ...notificationWriteGuards()]),
+      writeGuards: new Map<string, WriteGuard>([
+        ['connections', connectionWriteGuard],
+        ['logging_backends', loggingBackendWriteGuard],
+        ...notificationWriteGuards(),
+      ]),
       afterWrite(relation) {
         if (relation === 'properties') identity.featuresChanged();
       },
