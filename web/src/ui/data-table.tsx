@@ -12,13 +12,28 @@ import {
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import { useEffect, useMemo, useRef, type CSSProperties, type ReactNode } from 'react';
+import type { UseQueryResult } from '@tanstack/react-query';
 import { nextVirtualPageSize } from '@opsdeck/common/pagination';
+import { errorMessage } from '../api/client';
 import { cn } from './cn';
 import type { ListState } from './list-state';
 import { Pagination } from './pagination';
 import { Skeleton } from './skeleton';
 
 export const NO_DATA = 'No data available';
+
+/**
+ * A paged query as DataTable props: its rows and total, loading while the first page or (with
+ * placeholder data) the next one loads, and the error as the empty message.
+ */
+export function pagedQueryProps<TRow>(query: UseQueryResult<{ data: TRow[]; total?: number }>) {
+  return {
+    data: query.data?.data,
+    total: query.data?.total,
+    loading: query.isPending || (query.isFetching && query.isPlaceholderData),
+    emptyMessage: query.isError ? errorMessage(query.error) : undefined,
+  };
+}
 
 export interface DataTableProps<TRow> {
   // Column value types differ per column; ColumnDef's second parameter is the cell value type.

@@ -5,12 +5,12 @@ import { createColumnHelper } from '@tanstack/react-table';
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { SEND_RESOURCE_TYPES, SEND_STATUSES } from '@opsdeck/common/notifications';
-import { errorMessage } from '../../../api/client';
-import { DataTable } from '../../../ui/data-table';
+import { DataTable, pagedQueryProps } from '../../../ui/data-table';
 import { formatAge, formatDateTime, formatDuration } from '../../../ui/format';
 import { Select } from '../../../ui/input';
 import { useListState } from '../../../ui/list-state';
 import { usePageHeader } from '../../../ui/page-header';
+import { withOpenId } from '../idParam';
 import { notificationKeys } from '../keys';
 import { NotificationsTabs } from '../NotificationsTabs';
 import { notificationsApi } from '../notificationsApi';
@@ -47,13 +47,7 @@ export default function SendHistoryPage() {
 
   const setFilter = (key: 'status' | 'resourceType', value: string) =>
     setParams((prev) => withHistoryFilter(prev, key, value), { replace: true });
-  const setId = (id: string | undefined) =>
-    setParams((prev) => {
-      const next = new URLSearchParams(prev);
-      if (id) next.set('id', id);
-      else next.delete('id');
-      return next;
-    });
+  const setId = (id: string | undefined) => setParams((prev) => withOpenId(prev, id));
 
   const columns = useMemo(
     () => [
@@ -139,13 +133,10 @@ export default function SendHistoryPage() {
       <DataTable
         aria-label="Notification send history"
         columns={columns}
-        data={history.data?.data}
-        total={history.data?.total}
-        loading={history.isPending || (history.isFetching && history.isPlaceholderData)}
+        {...pagedQueryProps(history)}
         list={list}
         pageSizes={PAGE_SIZES}
         getRowId={(r) => r.id}
-        emptyMessage={history.isError ? errorMessage(history.error) : undefined}
         onRowClick={(r) => setId(r.id)}
       />
       <SendHistoryDetails id={params.get('id') ?? undefined} onClose={() => setId(undefined)} />

@@ -6,15 +6,15 @@ import { createColumnHelper } from '@tanstack/react-table';
 import { Plus, Users, User, Send } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { errorMessage } from '../../../api/client';
 import { useCan } from '../../../api/session';
 import { Badge } from '../../../ui/badge';
 import { Button } from '../../../ui/button';
-import { DataTable } from '../../../ui/data-table';
+import { DataTable, pagedQueryProps } from '../../../ui/data-table';
 import { Dialog, DialogContent } from '../../../ui/dialog';
 import { formatDateTime, formatDuration } from '../../../ui/format';
 import { useListState } from '../../../ui/list-state';
 import { usePageHeader } from '../../../ui/page-header';
+import { withOpenId } from '../idParam';
 import { notificationKeys } from '../keys';
 import { NotificationsTabs } from '../NotificationsTabs';
 import { notificationsApi } from '../notificationsApi';
@@ -48,13 +48,7 @@ export default function RulesPage() {
   const [commonError, setCommonError] = useState<string>();
   usePageHeader({ onRefresh: rules.refetch, loading: rules.isFetching });
 
-  const setId = (id: string | undefined) =>
-    setParams((prev) => {
-      const next = new URLSearchParams(prev);
-      if (id) next.set('id', id);
-      else next.delete('id');
-      return next;
-    });
+  const setId = (id: string | undefined) => setParams((prev) => withOpenId(prev, id));
 
   const columns = useMemo(
     () => [
@@ -155,12 +149,9 @@ export default function RulesPage() {
       <DataTable
         aria-label="Notification rules"
         columns={columns}
-        data={rules.data?.data}
-        total={rules.data?.total}
-        loading={rules.isPending || (rules.isFetching && rules.isPlaceholderData)}
+        {...pagedQueryProps(rules)}
         list={list}
         getRowId={(r) => r.id}
-        emptyMessage={rules.isError ? errorMessage(rules.error) : undefined}
         onRowClick={(r) => setId(r.id)}
       />
       <RuleDialog ruleId={open === 'new' && !canWrite ? undefined : open} onClose={() => setId(undefined)} />

@@ -11,12 +11,13 @@ import { useCan } from '../../../api/session';
 import { Badge } from '../../../ui/badge';
 import { Button } from '../../../ui/button';
 import { cn } from '../../../ui/cn';
-import { DataTable } from '../../../ui/data-table';
+import { DataTable, pagedQueryProps } from '../../../ui/data-table';
 import { ConfirmDialog } from '../../../ui/dialog';
 import { formatDateTime } from '../../../ui/format';
 import { useListState } from '../../../ui/list-state';
 import { usePageHeader } from '../../../ui/page-header';
 import { toast } from '../../../ui/toast';
+import { withOpenId } from '../idParam';
 import { notificationKeys } from '../keys';
 import { NotificationsTabs } from '../NotificationsTabs';
 import { notificationsApi } from '../notificationsApi';
@@ -77,13 +78,7 @@ export default function SilencesPage() {
     onError: (e) => toast.error(errorMessage(e)),
   });
 
-  const setId = (id: string | undefined) =>
-    setParams((prev) => {
-      const next = new URLSearchParams(prev);
-      if (id) next.set('id', id);
-      else next.delete('id');
-      return next;
-    });
+  const setId = (id: string | undefined) => setParams((prev) => withOpenId(prev, id));
 
   const columns = useMemo(
     () => [
@@ -179,12 +174,9 @@ export default function SilencesPage() {
       <DataTable
         aria-label="Notification silences"
         columns={columns}
-        data={silences.data?.data}
-        total={silences.data?.total}
-        loading={silences.isPending || (silences.isFetching && silences.isPlaceholderData)}
+        {...pagedQueryProps(silences)}
         list={list}
         getRowId={(r) => r.id}
-        emptyMessage={silences.isError ? errorMessage(silences.error) : undefined}
         onRowClick={(r) => setId(r.id)}
       />
       <SilenceDialog id={params.get('id') ?? undefined} onClose={() => setId(undefined)} />

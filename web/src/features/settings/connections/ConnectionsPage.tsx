@@ -5,11 +5,10 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Plus, PlugZap } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import { errorMessage } from '../../../api/client';
 import { useCan } from '../../../api/session';
 import { Breadcrumb } from '../../../ui/breadcrumb';
 import { Button } from '../../../ui/button';
-import { DataTable } from '../../../ui/data-table';
+import { DataTable, pagedQueryProps } from '../../../ui/data-table';
 import { formatDateTime } from '../../../ui/format';
 import { useListState } from '../../../ui/list-state';
 import { usePageHeader } from '../../../ui/page-header';
@@ -109,12 +108,9 @@ export default function ConnectionsPage() {
       <DataTable
         aria-label="Connections"
         columns={columns}
-        data={connections.data?.data}
-        total={connections.data?.total}
-        loading={connections.isPending || (connections.isFetching && connections.isPlaceholderData)}
+        {...pagedQueryProps(connections)}
         list={list}
         getRowId={(r) => r.id}
-        emptyMessage={connections.isError ? errorMessage(connections.error) : undefined}
         onRowClick={(row) => setEditing(row)}
       />
       <ConnectionFormDialog

@@ -4,12 +4,11 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Plus } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import { errorMessage } from '../../../api/client';
 import { useCan } from '../../../api/session';
 import { Badge } from '../../../ui/badge';
 import { Breadcrumb } from '../../../ui/breadcrumb';
 import { Button } from '../../../ui/button';
-import { DataTable } from '../../../ui/data-table';
+import { DataTable, pagedQueryProps } from '../../../ui/data-table';
 import { formatDateTime } from '../../../ui/format';
 import { useListState } from '../../../ui/list-state';
 import { usePageHeader } from '../../../ui/page-header';
@@ -81,12 +80,9 @@ export default function FeatureFlagsPage() {
       <DataTable
         aria-label="Feature flags"
         columns={columns}
-        data={flags.data?.data}
-        total={flags.data?.total}
-        loading={flags.isPending || (flags.isFetching && flags.isPlaceholderData)}
+        {...pagedQueryProps(flags)}
         list={list}
         getRowId={(f) => f.name}
-        emptyMessage={flags.isError ? errorMessage(flags.error) : undefined}
         onRowClick={
           canWrite
             ? (flag) => {

@@ -9,7 +9,7 @@ import { useCan } from '../../../api/session';
 import { Badge } from '../../../ui/badge';
 import { Breadcrumb } from '../../../ui/breadcrumb';
 import { Button } from '../../../ui/button';
-import { DataTable } from '../../../ui/data-table';
+import { DataTable, pagedQueryProps } from '../../../ui/data-table';
 import { ConfirmDialog } from '../../../ui/dialog';
 import { formatDateTime } from '../../../ui/format';
 import { useListState } from '../../../ui/list-state';
@@ -129,16 +129,7 @@ export default function UsersPage() {
           </Button>
         )}
       </div>
-      <DataTable
-        aria-label="Users"
-        columns={columns}
-        data={users.data?.data}
-        total={users.data?.total}
-        loading={users.isPending || (users.isFetching && users.isPlaceholderData)}
-        list={list}
-        getRowId={(u) => u.id}
-        emptyMessage={users.isError ? errorMessage(users.error) : undefined}
-      />
+      <DataTable aria-label="Users" columns={columns} {...pagedQueryProps(users)} list={list} getRowId={(u) => u.id} />
       <UserFormDialog
         open={editing !== undefined}
         onOpenChange={(open) => !open && setEditing(undefined)}
