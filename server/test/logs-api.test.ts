@@ -1,0 +1,202 @@
+// Logs through the API: LoggingBackend resources applied from YAML (problems at their line and
+// column), the form's /api/db writes checked by the same rules, POST /api/logs for a component's
+// log selector, permissions (viewers read logs where they read the component; logs off → 403),
+// a slow backend timing out with a message naming it, the views the viewer reads.
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOpsdeck, type Opsdeck } from '../src/app.js';
+import { searchLogs } from '../src/logs/search.js';
+import { createTestUser, type TestUser } from './helpers/auth.js';
+import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
+
+const backend = (name: string, spec: string) =>
+  `apiVersion: apm-hub.flanksource.com/v1\nkind: LoggingBackend\nmetadata:\n  name: ${name}\nspec:\n${spec}`;
+
+interface Problem {
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+describe.each(databaseKinds())('logs API (%s)', (kind) => {
+  let test: TestDatabase;
+  let app: Opsdeck;
+  let editor: TestUser;
+  let viewer: TestUser;
+  let component = '';
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opsdeck-logs-api-'));
+  const T0 = Date.now() - 60_000;
+
+  beforeAll(async () => {
+    test = await openTestDatabase(kind);
+    app = await startOpsdeck({ database: test.db, port: 0, host: '127.0.0.1', engines: false });
+    editor = await createTestUser(test.db, 'editor', 'Edna Editor');
+    viewer = await createTestUser(test.db, 'viewer');
+    fs.writeFileSync(
+      path.join(dir, 'shop.log'),
+      [1, 2, 3].map((n) => `${new Date(T0 + n * 1000).toISOString()} shop line ${n}\n`).join(''),
+    );
+    fs.writeFileSync(path.join(dir, 'pay.log'), `${new Date(T0).toISOString()} pay line 1\n`);
+    const selectors = [{ name: 'app', backend: 'shop-files', selector: { app: 'shop' } }];
+    component = (
+      await test.db.query<{ id: string }>(
+        `INSERT INTO components (name, type, log_selectors) VALUES ('checkout', 'Service', $1) RETURNING id`,
+        [JSON.stringify(selectors)],
+      )
+    ).rows[0]!.id;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await test?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const api = (p: string, init: RequestInit & { as?: TestUser } = {}) =>
+    fetch(`${app.url}${p}`, {
+      ...init,
+      headers: {
+        ...(init.as ?? editor).headers,
+        ...(typeof init.body === 'string' && /^[[{]/.test(init.body) ? { 'content-type': 'application/json' } : {}),
+        ...(init.headers as Record<string, string>),
+      },
+    });
+  const apply = (yaml: string) =>
+    api('/api/logging_backends', { method: 'POST', body: yaml, headers: { 'content-type': 'application/yaml' } });
+  const logs = (body: Record<string, unknown>, as: TestUser = editor) =>
+    api('/api/logs', { method: 'POST', body: JSON.stringify(body), as });
+
+  it('applies a LoggingBackend, reads it back and lists it among integrations', async () => {
+    const yaml = backend(
+      'shop-files',
+      `  file:\n    - paths: [${dir}/shop.log]\n      labels: {app: shop}\n    - paths: [${dir}/pay.log]\n      labels: {app: pay}\n`,
+    );
+    const res = await apply(yaml);
+    expect(res.status).toBe(201);
+    const { applied } = (await res.json()) as { applied: { id: string; created: boolean; types: string[] }[] };
+    expect(applied[0]).toMatchObject({ created: true, types: ['file'] });
+    const spec = await api(`/api/logging_backends/${applied[0]!.id}/spec`);
+    expect(await spec.text()).toContain('kind: LoggingBackend');
+    const integrations = await api(`/api/db/integrations?integration_type=eq.logging_backends&select=name`);
+    expect(await integrations.json()).toEqual([{ name: 'shop-files' }]);
+  });
+
+  it('refuses bad resources with line and column', async () => {
+    const res = await apply(
+      backend(
+        'bad',
+        `  graylog: []\n  file:\n    - paths: [relative/*.log]\n  loki:\n    - connection: connection://Loki/missing\n`,
+      ),
+    );
+    expect(res.status).toBe(400);
+    const { errors } = (await res.json()) as { errors: Problem[] };
+    expect(errors.map((e) => [e.message.replace(/ \(line.*$/, ''), e.line])).toEqual([
+      ['spec.graylog: unknown log backend type (supported: file, loki, opensearch, kubernetes)', 6],
+      ['spec.file[0].paths[0]: "relative/*.log" must be an absolute path (it is read on the server)', 8],
+      ['spec.loki[0].connection: no connection "connection://Loki/missing"', 10],
+    ]);
+    expect(errors[0]!.column).toBe(12);
+  });
+
+  it('checks /api/db writes with the same rules', async () => {
+    const bad = await api('/api/db/logging_backends', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'form', spec: { loki: [{ labels: { a: 'b' } }] } }),
+    });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({
+      code: 'INVALID_LOGGING_BACKEND',
+      message: 'spec.loki[0].url: give url or connection',
+    });
+    const good = await api('/api/db/logging_backends', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'form', spec: { backends: [{ file: [{ path: [`${dir}/pay.log`] }] }] } }),
+      headers: { prefer: 'return=representation' },
+    });
+    expect(good.status).toBe(201);
+    const [row] = (await good.json()) as { spec: unknown; source: string }[];
+    expect(row).toMatchObject({ spec: { file: [{ paths: [`${dir}/pay.log`] }] }, source: 'UI' });
+  });
+
+  it("reads a component's logs through its selector, for viewers too", async () => {
+    const res = await logs({ id: component, start: 'now-1d' }, viewer);
+    expect(res.status).toBe(200);
+    const page = (await res.json()) as {
+      results: { message: string; labels: Record<string, string> }[];
+      backend: unknown;
+    };
+    expect(page.results.map((l) => l.message.slice(25))).toEqual(['shop line 3', 'shop line 2', 'shop line 1']);
+    expect(page.results[0]!.labels.app).toBe('shop');
+    expect(page.backend).toMatchObject({ name: 'shop-files', type: 'file' });
+    const search = await logs({ backend: 'shop-files', query: '/line [12]$/', start: 'now-1d', limit: 1 });
+    const first = (await search.json()) as { results: { message: string }[]; nextCursor: string };
+    expect(first.results.map((l) => l.message.slice(25))).toEqual(['shop line 2']);
+    const next = await logs({
+      backend: 'shop-files',
+      query: '/line [12]$/',
+      start: 'now-1d',
+      limit: 1,
+      cursor: first.nextCursor,
+    });
+    expect(((await next.json()) as { results: { message: string }[] }).results.map((l) => l.message.slice(25))).toEqual(
+      ['shop line 1'],
+    );
+
+    const listed = await api(`/api/db/components_with_logs?id=eq.${component}&select=name,logs`, { as: viewer });
+    expect(await listed.json()).toEqual([
+      { name: 'checkout', logs: [{ name: 'app', backend: 'shop-files', selector: { app: 'shop' } }] },
+    ]);
+  });
+
+  it('answers 404, 400 and 403 in words', async () => {
+    expect(await (await logs({ backend: 'nope' })).json()).toMatchObject({
+      code: 'NOT_FOUND',
+      error: 'No such log backend "nope".',
+    });
+    expect((await logs({ id: '00000000-0000-0000-0000-000000000001' })).status).toBe(404);
+    const badRegex = await logs({ backend: 'shop-files', query: '/(/' });
+    expect(badRegex.status).toBe(400);
+    expect(((await badRegex.json()) as { error: string }).error).toMatch(
+      /^query: \/\(\/ is not a valid regular expression/,
+    );
+    const badTime = await logs({ backend: 'shop-files', start: 'yesterday' });
+    expect(((await badTime.json()) as { error: string }).error).toBe(
+      'start "yesterday" is not a time (RFC3339 or now-1h)',
+    );
+    expect((await logs({ id: component, selector: 'other' })).status).toBe(400);
+
+    await test.db.query(`INSERT INTO properties (name, value) VALUES ('logs.disable', 'true')`);
+    app.ctx.identity.featuresChanged();
+    try {
+      const off = await logs({ id: component }, viewer);
+      expect(off.status).toBe(403);
+      expect(((await off.json()) as { code: string }).code).toBe('FEATURE_DISABLED');
+    } finally {
+      await test.db.query(`DELETE FROM properties WHERE name = 'logs.disable'`);
+      app.ctx.identity.featuresChanged();
+    }
+  });
+
+  it('times out a slow backend with a message naming it', async () => {
+    const hang = http.createServer(() => undefined);
+    await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(hang.address() as AddressInfo).port}`;
+      await apply(backend('slow-loki', `  loki:\n    - url: ${url}\n      labels: {job: x}\n`));
+      const started = Date.now();
+      await expect(searchLogs(test.db, { backend: 'slow-loki' }, undefined, { timeoutMs: 300 })).rejects.toMatchObject({
+        status: 504,
+        code: 'BACKEND_TIMEOUT',
+        message: 'The log backend "slow-loki" (loki) did not answer within 0.3 s.',
+      });
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      hang.closeAllConnections();
+      hang.close();
+    }
+  });
+});
