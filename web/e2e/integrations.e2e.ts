@@ -116,7 +116,7 @@ describe('integrations', () => {
     await page.screenshot({ path: path.join(SCREENS_DIR, 'settings-integrations.png') });
     await expect
       .poll(() => page.getByRole('menuitem').allTextContents())
-      .toEqual(['Custom Topology', 'Catalog Scraper']);
+      .toEqual(['Custom Topology', 'Catalog Scraper', 'Log Backends']);
     await page.getByRole('menuitem', { name: 'Custom Topology' }).click();
     await waitForUrl(page, (u) => u.pathname === '/settings/topologies/new');
     await page.getByRole('button', { name: 'Save' }).waitFor();

@@ -28,7 +28,10 @@ function Labels({ labels }: { labels: Record<string, string> }) {
   return (
     <div className="flex flex-wrap gap-1" title={formatLabels(labels)}>
       {entries.map(([k, v]) => (
-        <span key={k} className="rounded bg-surface-muted px-1.5 py-0.5 font-mono text-[11.5px] text-muted">
+        <span
+          key={k}
+          className="max-w-full rounded bg-surface-muted px-1.5 py-0.5 font-mono text-[11.5px] break-all text-muted"
+        >
           {k}={v}
         </span>
       ))}

@@ -53,7 +53,7 @@ export function LogsToolbar(p: LogsToolbarProps) {
         ))}
       </Select>
       <Select
-        aria-label="Logs"
+        aria-label="Log selector"
         className="w-48"
         value={p.selector ?? ''}
         disabled={!p.componentId || p.selectorNames.length === 0}
