@@ -6,6 +6,8 @@
 // tail, and selected lines linked to a new incident as log evidence. Log Backends leave the Add
 // Integration menu when the logs feature is off.
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -238,6 +240,47 @@ describe('logs', () => {
     await expect
       .poll(() => page.getByTestId('evidence-log').first().textContent())
       .toContain('ERROR payment 200 failed');
+  });
+
+  it('shows the failures: components that do not load, a download that fails, a backend that times out', async () => {
+    const page = await app.adminPage();
+    await page.route('**/api/db/components_with_logs*', (r) =>
+      r.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"boom"}' }),
+    );
+    await page.goto('/logs');
+    await page.getByText('Unable to load components!').waitFor();
+    await page.unroute('**/api/db/components_with_logs*');
+
+    await page.goto(`/logs?topologyId=${componentId}`);
+    await rows(page).first().waitFor();
+    await page.route('**/api/logs', (r) =>
+      r.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"disk gone"}' }),
+    );
+    await page.getByRole('button', { name: 'Download' }).click();
+    await expectToast(page, 'Failed to download logs');
+    await page.unroute('**/api/logs');
+
+    // A Loki that never answers: the server gives up after 10 s and says so.
+    const hanging = http.createServer(() => undefined);
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (hanging.address() as AddressInfo).port;
+      await app.db.query(`INSERT INTO logging_backends (name, spec) VALUES ('slow-loki', $1::jsonb)`, [
+        JSON.stringify({ loki: [{ url: `http://127.0.0.1:${port}` }] }),
+      ]);
+      const { rows: slow } = await app.db.query<{ id: string }>(
+        `INSERT INTO components (name, type, log_selectors) VALUES ('slow-api', 'Service', $1::jsonb) RETURNING id`,
+        [JSON.stringify([{ name: 'app', backend: 'slow-loki', selector: { app: 'slow' } }])],
+      );
+      await page.goto(`/logs?topologyId=${slow[0]!.id}`);
+      await page
+        .getByRole('alert')
+        .filter({ hasText: 'The log backend "slow-loki" (loki) did not answer within 10 s.' })
+        .waitFor({ timeout: 20_000 });
+    } finally {
+      hanging.closeAllConnections();
+      hanging.close();
+    }
   });
 
   it('hides Log Backends from the Add Integration menu when the logs feature is off', async () => {

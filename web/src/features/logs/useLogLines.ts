@@ -3,6 +3,7 @@
 // seconds with the lines not seen yet put on top.
 import { useInfiniteQuery, type InfiniteData } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { ApiError } from '../../api/client';
 import { combineLines, LIVE_TAIL_INTERVAL_MS, newLines, prependTail } from './liveTail';
 import { logsApi, logsKeys, logsRequest, type LogsFilters } from './logsApi';
 import type { LogLine, LogsResponse } from './types';
@@ -35,6 +36,9 @@ export function useLogLines(filters: LogsFilters | undefined, live: boolean): Lo
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     enabled: !!filters,
     staleTime: 0,
+    // A backend error or timeout (502, 504) is the server's answer, not a transport failure:
+    // asking again would only double the wait before the message shows.
+    retry: (failures, error) => !(error instanceof ApiError && error.status > 0) && failures < 1,
     // The page shows a failed read itself (the backend's timeout message among them).
     meta: { silent: true },
   });
