@@ -152,6 +152,48 @@ describe.each(databaseKinds())('logs API (%s)', (kind) => {
     ]);
   });
 
+  it("stores a topology component's logs selectors and lists it in components_with_logs", async () => {
+    const topology = [
+      'apiVersion: canaries.flanksource.com/v1',
+      'kind: Topology',
+      'metadata: {name: shop}',
+      'spec:',
+      '  type: App',
+      '  components:',
+      '    - name: cart',
+      '      type: Service',
+      '      logs:',
+      '        - {name: app, backend: shop-files, labels: {app: shop}}',
+      '        - {name: pods, type: kubernetes, selector: {namespace: shop}}',
+    ].join('\n');
+    const res = await api('/api/topology', {
+      method: 'POST',
+      body: topology,
+      headers: { 'content-type': 'application/yaml' },
+    });
+    expect(res.status).toBe(201);
+    const { applied } = (await res.json()) as { applied: { id: string }[] };
+    expect((await api(`/api/topology/${applied[0]!.id}/run`, { method: 'POST' })).status).toBe(200);
+    const listed = await api(`/api/db/components_with_logs?name=eq.cart&select=name,logs`, { as: viewer });
+    expect(await listed.json()).toEqual([
+      {
+        name: 'cart',
+        logs: [
+          { name: 'app', backend: 'shop-files', type: null, selector: { app: 'shop' } },
+          { name: 'pods', backend: null, type: 'kubernetes', selector: { namespace: 'shop' } },
+        ],
+      },
+    ]);
+    const bad = await api('/api/topology', {
+      method: 'POST',
+      body: topology.replace('{name: pods, type: kubernetes', '{name: pods, type: graylog'),
+      headers: { 'content-type': 'application/yaml' },
+    });
+    expect(bad.status).toBe(400);
+    const errs = ((await bad.json()) as { errors: Problem[] }).errors;
+    expect(errs[0]!.message).toMatch(/^spec\.components\[0\]\.logs\[1\]\.type: Invalid option/);
+  });
+
   it('answers 404, 400 and 403 in words', async () => {
     expect(await (await logs({ backend: 'nope' })).json()).toMatchObject({
       code: 'NOT_FOUND',

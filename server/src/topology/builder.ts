@@ -6,6 +6,7 @@
 // checks, configs, selectors and teams; then its children; then forEach (templated with each
 // component); then property lookups, whose results may also be merged into the subtree's
 // components by name. Siblings with the same name and type are merged into one component.
+import { logSelectorSchema, normalizeLogSelector, type LogSelector } from '@opsdeck/common';
 import crypto from 'node:crypto';
 import { normalizeHealth, type Health } from './rollup.js';
 import { canonicalJson, selectorId } from './selectors.js';
@@ -68,6 +69,8 @@ export interface BuiltComponent {
   /** The health the spec or a lookup gave the component itself. */
   ownHealth: Health | null;
   properties: Property[];
+  /** Where its logs are (`logs:` of the spec), stored as components.log_selectors. */
+  logs: LogSelector[];
   checkSelectors: Selector<ResourceSelectorSpec>[];
   inlineChecks: InlineCheck[];
   configs: Selector<ConfigSelectorSpec>[];
@@ -165,6 +168,7 @@ function emptyComponent(name: string): BuiltComponent {
     statusReason: null,
     ownHealth: null,
     properties: [],
+    logs: [],
     checkSelectors: [],
     inlineChecks: [],
     configs: [],
@@ -173,6 +177,15 @@ function emptyComponent(name: string): BuiltComponent {
     teams: [],
     children: [],
   };
+}
+
+/** The valid log selectors of a `logs:` list (the topology schema reports the invalid ones). */
+function logSelectorsOf(raw: unknown): LogSelector[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((s) => {
+    const parsed = logSelectorSchema.safeParse(s);
+    return parsed.success ? [normalizeLogSelector(parsed.data)] : [];
+  });
 }
 
 function addUnique<T>(list: Selector<T>[], items: readonly Selector<T>[]) {
@@ -196,6 +209,7 @@ function mergeComponent(a: BuiltComponent, b: BuiltComponent): void {
   a.hidden = a.hidden || b.hidden;
   a.labels = { ...a.labels, ...b.labels };
   a.properties = mergeProperties(a.properties, b.properties);
+  a.logs = [...a.logs.filter((l) => !b.logs.some((x) => x.name === l.name)), ...b.logs];
   addUnique(a.checkSelectors, b.checkSelectors);
   addUnique(a.configs, b.configs);
   addUnique(a.selectors, b.selectors);
@@ -303,6 +317,7 @@ class Builder {
     c.status = str(spec.status);
     c.statusReason = str(spec.statusReason) ?? str(spec.status_reason);
     c.ownHealth = normalizeHealth(spec.health) ?? normalizeHealth(spec.status);
+    c.logs = logSelectorsOf(spec.logs);
     return c;
   }
 
@@ -326,6 +341,7 @@ class Builder {
     c.status = str(raw.status);
     c.statusReason = str(raw.status_reason) ?? str(raw.statusReason);
     c.ownHealth = normalizeHealth(raw.health) ?? normalizeHealth(raw.status);
+    c.logs = logSelectorsOf(raw.logs ?? defaults?.logs);
     if (Array.isArray(raw.properties)) {
       raw.properties.forEach((p, i) => {
         const prop = isObject(p) ? normalizeProperty(p) : null;

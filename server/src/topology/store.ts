@@ -267,7 +267,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const COMPONENT_RECORD = `id uuid, parent_id uuid, external_id text, name text, text text, tooltip text, type text,
   icon text, labels jsonb, properties jsonb, own_health text, status text, status_reason text, path text,
-  is_leaf boolean, owner text, hidden boolean, configs jsonb, selectors jsonb`;
+  is_leaf boolean, owner text, hidden boolean, configs jsonb, selectors jsonb, log_selectors jsonb`;
 
 function componentRecord(r: PlannedComponent) {
   const n = r.node;
@@ -291,6 +291,7 @@ function componentRecord(r: PlannedComponent) {
     hidden: n.hidden,
     configs: n.configs.length ? n.configs.map((s) => s.selector) : null,
     selectors: n.selectors.length ? n.selectors.map((s) => s.selector) : null,
+    log_selectors: n.logs.length ? n.logs : null,
   };
 }
 
@@ -332,10 +333,11 @@ export async function saveTree(
     if (fresh.length) {
       await tx.query(
         `INSERT INTO components (id, topology_id, agent_id, parent_id, external_id, name, text, tooltip, type, icon, labels,
-           properties, own_health, health, status, status_reason, path, is_leaf, owner, hidden, configs, selectors)
+           properties, own_health, health, status, status_reason, path, is_leaf, owner, hidden, configs, selectors,
+           log_selectors)
          SELECT r.id, $1, $2, r.parent_id, r.external_id, r.name, r.text, r.tooltip, r.type, r.icon, r.labels,
            r.properties, r.own_health, coalesce(r.own_health, 'unknown'), r.status, r.status_reason, r.path, r.is_leaf,
-           r.owner, r.hidden, r.configs, r.selectors
+           r.owner, r.hidden, r.configs, r.selectors, r.log_selectors
          FROM jsonb_to_recordset($3::jsonb) AS r(${COMPONENT_RECORD})`,
         [topology.id, topology.agent_id, JSON.stringify(fresh.map(componentRecord))],
       );
@@ -347,14 +349,16 @@ export async function saveTree(
            tooltip = r.tooltip, type = r.type, icon = r.icon, labels = r.labels, properties = r.properties,
            own_health = r.own_health, status = r.status, status_reason = r.status_reason, path = r.path,
            is_leaf = r.is_leaf, owner = r.owner, hidden = r.hidden, configs = r.configs, selectors = r.selectors,
-           agent_id = $2, deleted_at = NULL, updated_at = now()
+           log_selectors = r.log_selectors, agent_id = $2, deleted_at = NULL, updated_at = now()
          FROM jsonb_to_recordset($3::jsonb) AS r(${COMPONENT_RECORD})
          WHERE c.id = r.id AND c.topology_id = $1 AND (c.deleted_at IS NOT NULL OR
            (c.parent_id, c.external_id, c.name, c.text, c.tooltip, c.type, c.icon, c.labels, c.properties, c.own_health,
-            c.status, c.status_reason, c.path, c.is_leaf, c.owner, c.hidden, c.configs, c.selectors, c.agent_id)
+            c.status, c.status_reason, c.path, c.is_leaf, c.owner, c.hidden, c.configs, c.selectors, c.log_selectors,
+            c.agent_id)
            IS DISTINCT FROM
            (r.parent_id, r.external_id, r.name, r.text, r.tooltip, r.type, r.icon, r.labels, r.properties, r.own_health,
-            r.status, r.status_reason, r.path, r.is_leaf, r.owner, r.hidden, r.configs, r.selectors, $2::uuid))`,
+            r.status, r.status_reason, r.path, r.is_leaf, r.owner, r.hidden, r.configs, r.selectors, r.log_selectors,
+            $2::uuid))`,
         [topology.id, topology.agent_id, JSON.stringify(kept.map(componentRecord))],
       );
       updated = result.affectedRows ?? 0;

@@ -1,6 +1,7 @@
 // The Topology resource (canaries.flanksource.com/v1, kind Topology): validated as users write it,
 // with line and column for every problem, unknown fields kept. Lookups and inline checks are
 // validated with the health engine's own check schemas, so a topology that applies will run.
+import { logSelectorSchema, type LogSelectorSpec } from '@opsdeck/common';
 import { z } from 'zod';
 import { CANARY_API_VERSION, parseCanary } from '../health/canary.js';
 import type { Checker } from '../health/checker.js';
@@ -104,6 +105,8 @@ export interface ComponentSpec {
   selectors?: ResourceSelectorSpec[];
   parentLookup?: ParentLookupSpec;
   teams?: string[];
+  /** Where the component's logs are (canary-checker's LogSelector; `labels` read as `selector`). */
+  logs?: LogSelectorSpec[];
   [key: string]: unknown;
 }
 
@@ -199,6 +202,7 @@ const componentSchema: z.ZodType<unknown> = z.lazy(() =>
     selectors: z.array(selectorSchema).optional(),
     parentLookup: parentLookupSchema.optional(),
     teams: z.array(z.string()).optional(),
+    logs: z.array(logSelectorSchema).optional(),
   }),
 );
 
