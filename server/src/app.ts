@@ -105,7 +105,8 @@ export async function createContext(options: StartOptions = {}): Promise<AppCont
         ctx.schema = await introspect(db);
       },
     };
-    ctx.events.register(new NotificationConsumer({ publicUrl: config.publicUrl }));
+    // PGlite runs one transaction at a time: no advisory locks needed between replicas.
+    ctx.events.register(new NotificationConsumer({ publicUrl: config.publicUrl, advisoryLocks: db.kind !== 'pglite' }));
     ctx.events.register(new PlaybookTriggerConsumer());
     return ctx;
   } catch (e) {

@@ -23,8 +23,21 @@ export interface EventConsumer {
   name: string;
   /** Whether this consumer wants events of this name. */
   accepts(eventName: string): boolean;
-  /** Handles one event inside the claiming transaction; throw to have the event retried. */
-  handle(tx: Queryable, event: QueuedEvent): Promise<void>;
+  /**
+   * Handles one event inside the claiming transaction; throw to have the event retried. `mode.guarded`
+   * false: the batch runs without savepoints, and a throw rolls the whole batch back to be run again
+   * guarded (a savepoint per event), so a consumer needs no savepoints of its own then and must keep
+   * every effect inside the transaction (handle may see the same event twice).
+   */
+  handle(tx: Queryable, event: QueuedEvent, mode?: HandleMode): Promise<void>;
+  /** Before an unguarded batch's events, in its transaction: load what they share (read only). */
+  prepare?(tx: Queryable, events: QueuedEvent[]): Promise<void>;
+  /** The batch (or an event) this consumer worked on was rolled back: drop state cached from it. */
+  rolledBack?(): void;
+}
+
+export interface HandleMode {
+  guarded: boolean;
 }
 
 export const MAX_ATTEMPTS = 5;
@@ -36,6 +49,8 @@ export interface EventRouterOptions {
   batchSize?: number;
   /** How often to look for events when the last poll found none. */
   pollMs?: number;
+  /** How long batches run guarded (a savepoint per event) after an unguarded one failed. */
+  guardedMs?: number;
 }
 
 export class EventRouter {
@@ -47,13 +62,17 @@ export class EventRouter {
   private stopping = false;
   private readonly batchSize: number;
   private readonly pollMs: number;
+  private readonly guardedMs: number;
+  /** Until when batches run guarded, after an unguarded batch failed. */
+  private guardedUntil = 0;
 
   constructor(
     private readonly db: Database,
     options: EventRouterOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 50;
-    this.pollMs = options.pollMs ?? 500;
+    this.pollMs = options.pollMs ?? 250;
+    this.guardedMs = options.guardedMs ?? 30_000;
   }
 
   register(consumer: EventConsumer): void {
@@ -97,14 +116,60 @@ export class EventRouter {
   }
 
   /**
-   * Claims up to batchSize due events and handles each under a savepoint, so one failing event does
-   * not undo the others of its batch. Returns the number of events claimed (handled or failed).
+   * Claims up to batchSize due events and handles them. First unguarded: no savepoints, consumers
+   * prepare the batch together, one DELETE; should anything fail, that transaction is rolled back
+   * and the batch runs again guarded, each event under a savepoint, so one failing event does not
+   * undo the others of its batch (and batches stay guarded for guardedMs). Returns the number of
+   * events claimed (handled or failed).
    *
    * An event no consumer accepts is deleted too (nobody wants it); with no consumer registered at
    * all nothing is claimed, so events wait for a process that has them.
    */
   async processBatch(): Promise<number> {
     if (!this.consumers.length) return 0;
+    if (Date.now() >= this.guardedUntil) {
+      try {
+        return await this.db.transaction(async (tx) => {
+          const rows = await this.claim(tx);
+          const mode: HandleMode = { guarded: false };
+          for (const event of rows) {
+            event.properties ??= {};
+            event.created_at = new Date(event.created_at);
+          }
+          for (const c of this.consumers) {
+            const mine = rows.filter((e) => c.accepts(e.name));
+            if (mine.length && c.prepare) await c.prepare(tx, mine);
+          }
+          for (const event of rows)
+            for (const c of this.consumers) if (c.accepts(event.name)) await c.handle(tx, event, mode);
+          if (rows.length)
+            await tx.query('DELETE FROM event_queue WHERE id = ANY($1::uuid[])', [rows.map((r) => r.id)]);
+          return rows.length;
+        });
+      } catch {
+        // Whatever failed is found, and recorded on its event, by the guarded run.
+        for (const c of this.consumers) c.rolledBack?.();
+        this.guardedUntil = Date.now() + this.guardedMs;
+      }
+    }
+    return this.processGuarded();
+  }
+
+  private async claim(tx: Queryable): Promise<QueuedEvent[]> {
+    // MAX_ATTEMPTS is written into the statement (not a parameter) so that PostgreSQL uses the
+    // partial index event_queue_claim_idx (0018).
+    const { rows } = await tx.query<QueuedEvent>(
+      `SELECT id, name, properties, attempts, created_at FROM event_queue
+       WHERE attempts < ${MAX_ATTEMPTS} AND (not_before IS NULL OR not_before <= now())
+       ORDER BY priority DESC, created_at
+       LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [this.batchSize],
+    );
+    return rows;
+  }
+
+  /** The batch with a savepoint per event. */
+  private async processGuarded(): Promise<number> {
     const failures: Failure[] = [];
     // The event being handled, should the transaction itself break (a lost connection, an error
     // the savepoint cannot undo): its failure is then recorded on its own, so that one poisonous
@@ -112,15 +177,7 @@ export class EventRouter {
     let current: QueuedEvent | undefined;
     try {
       return await this.db.transaction(async (tx) => {
-        // MAX_ATTEMPTS is written into the statement (not a parameter) so that PostgreSQL uses the
-        // partial index event_queue_claim_idx (0018).
-        const { rows } = await tx.query<QueuedEvent>(
-          `SELECT id, name, properties, attempts, created_at FROM event_queue
-           WHERE attempts < ${MAX_ATTEMPTS} AND (not_before IS NULL OR not_before <= now())
-           ORDER BY priority DESC, created_at
-           LIMIT $1 FOR UPDATE SKIP LOCKED`,
-          [this.batchSize],
-        );
+        const rows = await this.claim(tx);
         for (const event of rows) {
           current = event;
           event.properties ??= {};
@@ -151,11 +208,13 @@ export class EventRouter {
     await tx.query('SAVEPOINT event');
     let consumer: EventConsumer | undefined;
     try {
-      for (consumer of this.consumers) if (consumer.accepts(event.name)) await consumer.handle(tx, event);
+      for (consumer of this.consumers)
+        if (consumer.accepts(event.name)) await consumer.handle(tx, event, { guarded: true });
       await tx.query('RELEASE SAVEPOINT event');
       return null;
     } catch (e) {
       await tx.query('ROLLBACK TO SAVEPOINT event');
+      for (const c of this.consumers) c.rolledBack?.();
       // Prefixed with the consumer, so Settings → Event Queue says whose handling failed.
       return consumer ? `${consumer.name}: ${messageOf(e)}` : messageOf(e);
     }

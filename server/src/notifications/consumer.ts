@@ -21,9 +21,22 @@
 // grouping / waitFor. A filter that fails records the error on its rule and skips only that rule.
 import crypto from 'node:crypto';
 import type { Queryable } from '../db/database.js';
-import type { EventConsumer, QueuedEvent } from '../jobs/eventQueue.js';
+import type { EventConsumer, HandleMode, QueuedEvent } from '../jobs/eventQueue.js';
 import { CelFilterEnv } from './celFilter.js';
-import { buildContext, type EventResource } from './context.js';
+import { buildContext, prefetchContexts, type EventContext, type EventResource } from './context.js';
+import {
+  describe,
+  duration,
+  findLeaders,
+  findRepeats,
+  flapRow,
+  insertRows,
+  iso,
+  lockKeys,
+  repeatOf,
+  type Decision,
+  type Row,
+} from './decisions.js';
 import {
   flapDecision,
   isStateChange,
@@ -32,12 +45,19 @@ import {
   type Changes,
   type FlapDecision,
 } from './flapping.js';
-import { DEFAULT_GROUP_INTERVAL_MS, DEFAULT_GROUP_WAIT_MS, findLeader, groupKey, lockKey } from './grouping.js';
+import { DEFAULT_GROUP_INTERVAL_MS, DEFAULT_GROUP_WAIT_MS, groupKey } from './grouping.js';
 import { findInhibitor, type Inhibitor } from './inhibitions.js';
 import { queuePlaybookRun } from './playbookRecipient.js';
-import { expandRecipients, type Destination, type Unresolved } from './recipients.js';
+import { expandRecipients, type Destination } from './recipients.js';
 import { RuleCache, setRuleError, type Rule } from './rules.js';
-import { findSilence, silenceReason, type Silence } from './silences.js';
+import {
+  activeSilences,
+  findSilence,
+  matchSilence,
+  silenceReason,
+  type ActiveSilence,
+  type Silence,
+} from './silences.js';
 
 export interface NotificationConsumerOptions {
   /** PUBLIC_URL: permalinks point into the console. */
@@ -47,42 +67,43 @@ export interface NotificationConsumerOptions {
   /** How often (at most) an event also looks for flapping resources that settled quietly (default 30 s). */
   settleEveryMs?: number;
   rules?: RuleCache;
+  /**
+   * Advisory locks around repeat and group decisions, for replicas on one PostgreSQL (default true).
+   * An embedded PGlite needs none: its transactions run one at a time.
+   */
+  advisoryLocks?: boolean;
 }
 
-/** Fields of one history row; the rest come from the event. */
-interface Decision {
-  status: 'pending' | 'silenced' | 'repeated' | 'inhibited' | 'grouped' | 'cancelled' | 'error' | 'sent';
-  reason: string | null;
-  delayMs?: number;
-  error?: string;
-  title?: string;
-  silencedBy?: string;
-  inhibitedBy?: string | null;
-  parentId?: string;
-  groupId?: string;
-  groupKey?: string;
-  id?: string;
-  extra?: Record<string, unknown>;
+/** What an unguarded event-router batch read once for all its events (prepare). */
+interface Batch {
+  tx: Queryable;
+  contexts: Map<string, EventContext>;
+  silences: ActiveSilence[];
 }
 
-const duration = (ms: number): string => {
-  const units: [number, string][] = [
-    [86_400_000, 'd'],
-    [3_600_000, 'h'],
-    [60_000, 'm'],
-    [1000, 's'],
-  ];
-  for (const [size, unit] of units) if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
-  return ms >= 1000 ? `${Math.round(ms / 1000)}s` : `${ms}ms`;
-};
-const iso = (d: Date | string): string => new Date(d).toISOString();
-const describe = (r: EventResource | undefined): string => (r ? `${r.kind} ${r.name}` : 'the resource');
+/** What every rule of one event shares. */
+interface Facts {
+  silence: Silence | undefined;
+  changes: Changes;
+  at: Date;
+  stateChange: boolean;
+}
+
+/** A row that passed silences and flap damping: repeat, inhibition and grouping decide next. */
+interface Open {
+  row: Row;
+  d: Destination;
+  prior?: { id: string; status: string; created_at: Date };
+  leader?: { id: string; not_before: Date };
+  key?: string;
+}
 
 export class NotificationConsumer implements EventConsumer {
   readonly name = 'notifications';
   private readonly rules: RuleCache;
   private readonly groupWaitMs: number;
   private settledAt = 0;
+  private batch: Batch | undefined;
 
   constructor(private readonly options: NotificationConsumerOptions) {
     this.rules = options.rules ?? new RuleCache();
@@ -94,7 +115,22 @@ export class NotificationConsumer implements EventConsumer {
     return true;
   }
 
-  async handle(tx: Queryable, event: QueuedEvent): Promise<void> {
+  /** An unguarded batch: its checks and the active silences, one query each. */
+  async prepare(tx: Queryable, events: QueuedEvent[]): Promise<void> {
+    this.batch = undefined;
+    if (!(await this.rules.any(tx))) return;
+    const contexts = await prefetchContexts(tx, events, this.options.publicUrl);
+    this.batch = { tx, contexts, silences: await activeSilences(tx) };
+  }
+
+  /** Rolled back: cached rule errors may not have been written after all. */
+  rolledBack(): void {
+    this.batch = undefined;
+    this.rules.invalidate();
+  }
+
+  async handle(tx: Queryable, event: QueuedEvent, mode: HandleMode = { guarded: true }): Promise<void> {
+    const batch = !mode.guarded && this.batch?.tx === tx ? this.batch : undefined;
     if (Date.now() - this.settledAt >= (this.options.settleEveryMs ?? 30_000)) {
       this.settledAt = Date.now();
       await tx.query('SAVEPOINT notification_settle');
@@ -109,19 +145,29 @@ export class NotificationConsumer implements EventConsumer {
     const all = await this.rules.forEvent(tx, event.name);
     const stateChange = isStateChange(event.name);
     if (!all.length && !(stateChange && (await this.rules.any(tx)))) return;
-    const { resource, env } = await buildContext(tx, event, this.options.publicUrl);
+    const { resource, env } = batch?.contexts.get(event.id) ?? (await buildContext(tx, event, this.options.publicUrl));
     const at = new Date(event.created_at);
     const changes: Changes =
       stateChange && resource ? await recordChange(tx, resource, event.name, at) : { times: [], noticed: false };
-    let silence: Silence | undefined | null = null;
     const cel = new CelFilterEnv(env);
-    for (const rule of all) {
-      // The filter is pure (its error is one UPDATE): only a rule that passes pays for a savepoint.
-      if (!(await this.passesFilter(tx, rule, cel))) continue;
+    // Filters are pure and in memory (an error is one UPDATE): only rules that pass cost queries.
+    const passing: Rule[] = [];
+    for (const rule of all) if (await this.passesFilter(tx, rule, cel)) passing.push(rule);
+    if (!passing.length) return;
+    if (!mode.guarded) {
+      // No savepoints: a failure rolls the batch back, and the guarded run records it on its rule.
+      const silence = batch
+        ? await matchSilence(tx, batch.silences, resource, cel)
+        : await findSilence(tx, resource, cel);
+      await this.decide(tx, event, passing, resource, env, { silence, changes, at, stateChange });
+      return;
+    }
+    let silence: Silence | undefined | null = null;
+    for (const rule of passing) {
       await tx.query('SAVEPOINT notification_rule');
       try {
         if (silence === null) silence = await findSilence(tx, resource, cel);
-        await this.decide(tx, event, rule, resource, env, { silence, changes, at, stateChange });
+        await this.decide(tx, event, [rule], resource, env, { silence, changes, at, stateChange });
         await tx.query('RELEASE SAVEPOINT notification_rule');
       } catch (e) {
         // One broken rule does not hold the others (nor retry the event for them).
@@ -158,13 +204,15 @@ export class NotificationConsumer implements EventConsumer {
       const { resource, env } = await buildContext(tx, event, this.options.publicUrl);
       if (!resource) continue;
       const silence = await findSilence(tx, resource, new CelFilterEnv(env));
+      const rows: Row[] = [];
       for (const d of await expandRecipients(tx, rule)) {
         if ('error' in d || d.kind === 'playbook') continue;
         const decision: Decision = silence
           ? { status: 'silenced', reason: silenceReason(silence), silencedBy: silence.id }
-          : this.flapRow(rule, resource, { kind: 'settled', since: q.since })!;
-        await this.insert(tx, event, rule, resource, d, env, decision);
+          : flapRow(rule, resource, { kind: 'settled', since: q.since })!;
+        rows.push({ rule, d, decision });
       }
+      await insertRows(tx, event, resource, env, rows);
     }
     return quiet.length;
   }
@@ -187,114 +235,112 @@ export class NotificationConsumer implements EventConsumer {
     return result;
   }
 
+  /**
+   * The rows of these rules for one event, decided in order as if written one by one, with the look-ups
+   * they share made once: the locks, the rows they may repeat, the groups' leaders; then one INSERT.
+   */
   private async decide(
     tx: Queryable,
     event: QueuedEvent,
-    rule: Rule,
+    rules: Rule[],
     r: EventResource | undefined,
     env: Record<string, unknown>,
-    s: { silence: Silence | undefined; changes: Changes; at: Date; stateChange: boolean },
+    s: Facts,
   ): Promise<void> {
-    const destinations = await expandRecipients(tx, rule);
-    const flap: FlapDecision =
-      s.stateChange && r && !s.silence ? await flapDecision(tx, rule, r, s.changes, s.at) : { kind: 'none' };
-    let inhibitor: Inhibitor | undefined | null = null;
-    for (const d of destinations) {
-      const write = (decision: Decision) => this.insert(tx, event, rule, r, d, env, decision);
-      if ('error' in d) {
-        await write({ status: 'error', reason: d.error, error: d.error });
-        continue;
+    const rows: Row[] = [];
+    const open: Open[] = [];
+    for (const rule of rules) {
+      const destinations = await expandRecipients(tx, rule);
+      const flap: FlapDecision =
+        s.stateChange && r && !s.silence ? await flapDecision(tx, rule, r, s.changes, s.at) : { kind: 'none' };
+      for (const d of destinations) {
+        const decided: Decision | undefined =
+          'error' in d
+            ? { status: 'error', reason: d.error, error: d.error }
+            : s.silence
+              ? { status: 'silenced', reason: silenceReason(s.silence), silencedBy: s.silence.id }
+              : flapRow(rule, r, flap);
+        // Without a decision yet (the row is open), `pending` until repeat/inhibition/grouping decide.
+        const row: Row = { rule, d, decision: decided ?? { status: 'pending', reason: null } };
+        rows.push(row);
+        if (!decided && !('error' in d)) open.push({ row, d });
       }
-      if (s.silence) {
-        await write({ status: 'silenced', reason: silenceReason(s.silence), silencedBy: s.silence.id });
-        continue;
-      }
-      const flapped = this.flapRow(rule, r, flap);
-      if (flapped) {
-        await write(flapped);
-        continue;
-      }
-      const repeat = await this.findRepeat(tx, event, rule, r, d);
-      if (repeat) {
-        await write(repeat);
-        continue;
-      }
-      if (inhibitor === null) inhibitor = await findInhibitor(tx, rule, r, event.name);
-      if (inhibitor) {
-        await write({ status: 'inhibited', reason: inhibitor.reason, inhibitedBy: inhibitor.id });
-        continue;
-      }
-      if (d.kind === 'playbook') {
-        await this.runPlaybook(tx, rule, r, d, write);
-        continue;
-      }
-      await write(await this.schedule(tx, event, rule, r, d));
     }
+    if (r && open.length) await this.lookUp(tx, event, r, open);
+    // In-event rows a later one repeats (latest first) or joins as its group's leader (earliest first).
+    const written = new Map<string, { id: string; status: string; created_at: Date }>();
+    const leaders = new Map<string, { id: string; not_before: Date }>();
+    const inhibitors = new Map<Rule, Inhibitor | undefined>();
+    for (const o of open) {
+      const { rule } = o.row;
+      const same = `${rule.id}\n${o.d.display}`;
+      const prior = r ? (written.get(same) ?? o.prior) : undefined;
+      if (prior) {
+        o.row.decision = repeatOf(prior, rule.repeatIntervalMs ?? 0);
+        continue;
+      }
+      if (!inhibitors.has(rule)) inhibitors.set(rule, await findInhibitor(tx, rule, r, event.name));
+      const inhibitor = inhibitors.get(rule);
+      if (inhibitor) {
+        o.row.decision = { status: 'inhibited', reason: inhibitor.reason, inhibitedBy: inhibitor.id };
+        continue;
+      }
+      if (o.d.kind === 'playbook') {
+        const runId = await queuePlaybookRun(tx, o.d.playbookId!, r);
+        o.row.decision = {
+          status: 'sent',
+          reason: `Started ${o.d.display}: run ${runId}`,
+          extra: { playbook_run_id: runId, rule: rule.name },
+        };
+      } else {
+        const group = `${rule.id}\n${o.key}`;
+        o.row.decision = this.schedule(rule, r, o.key, o.leader ?? leaders.get(group));
+        if (o.row.decision.status === 'pending' && o.key)
+          leaders.set(group, {
+            id: o.row.decision.id!,
+            not_before: new Date(Date.now() + (o.row.decision.delayMs ?? 0)),
+          });
+      }
+      o.row.decision.id ??= crypto.randomUUID();
+      written.set(same, { id: o.row.decision.id, status: o.row.decision.status, created_at: new Date() });
+    }
+    await insertRows(tx, event, r, env, rows);
   }
 
-  /** The row flap damping writes instead of the usual one, if any. */
-  private flapRow(rule: Rule, r: EventResource | undefined, flap: FlapDecision): Decision | undefined {
-    const window = duration(rule.flapping.windowMs);
-    const what = describe(r);
-    if (flap.kind === 'flapping')
-      return {
-        status: 'pending',
-        title: `${what} is flapping`,
-        reason: `${what} changed state ${flap.changes} times within ${window}: one "flapping" message; further changes are held until it is calm for ${window}`,
-        extra: { flapping: 'flapping', flap_changes: flap.changes },
-      };
-    if (flap.kind === 'held')
-      return {
-        status: 'cancelled',
-        reason: `flapping: ${what} has changed state ${flap.changes} times within ${window} (flapping since ${iso(flap.since)}); held until it is calm for ${window}`,
-      };
-    if (flap.kind === 'settled')
-      return {
-        status: 'pending',
-        title: `${what} settled: ${r?.health ?? r?.status ?? 'stable'}`,
-        reason: `${what} settled: no state change for ${window} after flapping since ${iso(flap.since)}`,
-        extra: { flapping: 'settled' },
-      };
-    return undefined;
-  }
-
-  /** A `repeated` decision when the same message was sent (or is still pending) within repeatInterval. */
-  private async findRepeat(
-    tx: Queryable,
-    event: QueuedEvent,
-    rule: Rule,
-    r: EventResource | undefined,
-    d: Destination,
-  ): Promise<Decision | undefined> {
-    if (!r) return undefined;
-    await lockKey(tx, `repeat:${rule.id}:${r.id}:${d.kind}:${d.value}`);
-    const repeatMs = rule.repeatIntervalMs ?? 0;
-    const { rows } = await tx.query<{ id: string; status: string; created_at: Date }>(
-      `SELECT id, status, created_at FROM notification_send_history
-       WHERE resource_id = $1 AND notification_id = $2 AND source_event = $3 AND recipient IS NOT DISTINCT FROM $4
-         AND (status = 'pending' OR (status IN ('sent', 'grouped')
-              AND created_at > now() - make_interval(secs => $5::double precision / 1000)))
-       ORDER BY created_at DESC LIMIT 1`,
-      [r.id, rule.id, event.name, d.display, repeatMs],
+  /** Locks, then the rows each open row may repeat and its group's leader: one statement each. */
+  private async lookUp(tx: Queryable, event: QueuedEvent, r: EventResource, open: Open[]): Promise<void> {
+    const grouped = open.filter((o) => o.row.rule.groupBy.length && o.d.kind !== 'playbook');
+    for (const o of grouped) o.key = groupKey(o.row.rule.groupBy, r, event.name, o.d.display);
+    if (this.options.advisoryLocks !== false)
+      await lockKeys(tx, [
+        ...open.map((o) => `repeat:${o.row.rule.id}:${r.id}:${o.d.kind}:${o.d.value}`),
+        ...grouped.map((o) => `group:${o.row.rule.id}:${o.key}`),
+      ]);
+    const priors = await findRepeats(
+      tx,
+      event,
+      r,
+      open.map((o) => ({ ruleId: o.row.rule.id, recipient: o.d.display, repeatMs: o.row.rule.repeatIntervalMs ?? 0 })),
     );
-    const prior = rows[0];
-    if (!prior) return undefined;
-    const when = iso(prior.created_at);
-    const reason =
-      prior.status === 'pending'
-        ? `Same notification already pending since ${when}`
-        : `Repeat of the notification ${prior.status === 'grouped' ? 'grouped' : 'sent'} at ${when}; may be sent again after ${iso(new Date(new Date(prior.created_at).getTime() + repeatMs))} (repeatInterval ${duration(repeatMs)})`;
-    return { status: 'repeated', reason, parentId: prior.id };
+    open.forEach((o, i) => (o.prior = priors[i]));
+    const leaders = await findLeaders(
+      tx,
+      grouped.map((o) => ({
+        ruleId: o.row.rule.id,
+        key: o.key!,
+        intervalMs: o.row.rule.groupByIntervalMs ?? DEFAULT_GROUP_INTERVAL_MS,
+      })),
+    );
+    grouped.forEach((o, i) => (o.leader = leaders[i]));
   }
 
   /** A pending row: alone (now or after waitFor), as a group's leader, or grouped under one. */
-  private async schedule(
-    tx: Queryable,
-    event: QueuedEvent,
+  private schedule(
     rule: Rule,
     r: EventResource | undefined,
-    d: Destination,
-  ): Promise<Decision> {
+    key: string | undefined,
+    leader: { id: string; not_before: Date } | undefined,
+  ): Decision {
     const waitMs = rule.waitForMs ?? 0;
     const waitExtra = waitMs
       ? { wait_for: { state: r?.health ?? r?.status ?? null, eval_period_ms: rule.waitForEvalPeriodMs ?? 0 } }
@@ -302,10 +348,8 @@ export class NotificationConsumer implements EventConsumer {
     const waitReason = waitMs
       ? `Waiting ${duration(waitMs)}: sent only if ${describe(r)} is still ${r?.health ?? r?.status ?? 'in this state'}`
       : null;
-    if (!rule.groupBy.length || !r) return { status: 'pending', reason: waitReason, delayMs: waitMs, extra: waitExtra };
-    const key = groupKey(rule.groupBy, r, event.name, d.display);
-    await lockKey(tx, `group:${rule.id}:${key}`);
-    const leader = await findLeader(tx, rule.id, key, rule.groupByIntervalMs ?? DEFAULT_GROUP_INTERVAL_MS);
+    if (!rule.groupBy.length || !r || key === undefined)
+      return { status: 'pending', reason: waitReason, delayMs: waitMs, extra: waitExtra };
     const extra = { ...waitExtra, group_by: rule.groupBy };
     if (leader)
       return {
@@ -326,75 +370,5 @@ export class NotificationConsumer implements EventConsumer {
       reason: `${waitReason ? `${waitReason}. ` : ''}Leads its group (groupBy ${rule.groupBy.join(', ')}): waiting ${duration(delayMs)} for others to join`,
       extra,
     };
-  }
-
-  /** A playbook recipient: a pending playbook_runs row (the playbook engine runs it) and a `sent` row. */
-  private async runPlaybook(
-    tx: Queryable,
-    rule: Rule,
-    r: EventResource | undefined,
-    d: Destination,
-    write: (decision: Decision) => Promise<string>,
-  ): Promise<void> {
-    const runId = await queuePlaybookRun(tx, d.playbookId!, r);
-    await write({
-      status: 'sent',
-      reason: `Started ${d.display}: run ${runId}`,
-      extra: { playbook_run_id: runId, rule: rule.name },
-    });
-  }
-
-  private async insert(
-    tx: Queryable,
-    event: QueuedEvent,
-    rule: Rule,
-    r: EventResource | undefined,
-    d: Destination | Unresolved,
-    env: Record<string, unknown>,
-    decision: Decision,
-  ): Promise<string> {
-    const dest = 'error' in d ? undefined : d;
-    const payload = {
-      ...env,
-      recipient: dest ? { kind: dest.kind, value: dest.value, properties: dest.properties } : null,
-      ...decision.extra,
-    };
-    const { rows } = await tx.query<{ id: string }>(
-      `INSERT INTO notification_send_history (id, notification_id, status, source_event, resource_id, resource_type,
-         resource, resource_health, resource_status, person_id, team_id, connection_id, recipient, title, body_payload,
-         error, not_before, silenced_by, inhibited_by, group_id, group_key, parent_id, reason, dedup_key, created_at,
-         first_observed, updated_at)
-       VALUES (coalesce($1::uuid, gen_random_uuid()), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-         CASE WHEN $3 = 'pending' THEN clock_timestamp() + make_interval(secs => $17::double precision / 1000) END,
-         $18, $19, $20, $21, $22, $23, $24, clock_timestamp(), clock_timestamp(), clock_timestamp())
-       RETURNING id`,
-      [
-        decision.id ?? null,
-        rule.id,
-        decision.status,
-        event.name,
-        r?.id ?? null,
-        r?.kind ?? null,
-        r ? JSON.stringify(r.snapshot) : null,
-        r?.health ?? null,
-        r?.status ?? null,
-        d.personId,
-        d.teamId,
-        dest?.connectionId ?? null,
-        d.display,
-        decision.title ?? null,
-        JSON.stringify(payload),
-        decision.error ?? null,
-        decision.delayMs ?? 0,
-        decision.silencedBy ?? null,
-        decision.inhibitedBy ?? null,
-        decision.groupId ?? null,
-        decision.groupKey ?? null,
-        decision.parentId ?? null,
-        decision.reason,
-        r ? `${rule.id}:${r.id}` : rule.id,
-      ],
-    );
-    return rows[0]!.id;
   }
 }

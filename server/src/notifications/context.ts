@@ -39,8 +39,10 @@ export interface EventContext {
 
 type Row = Record<string, unknown>;
 
+const isId = (id: unknown): id is string => typeof id === 'string' && /^[0-9a-f-]{36}$/i.test(id);
+
 async function one(tx: Queryable, sql: string, id: unknown): Promise<Row | undefined> {
-  if (typeof id !== 'string' || !/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  if (!isId(id)) return undefined;
   const { rows } = await tx.query<Row>(sql, [id]);
   return rows[0];
 }
@@ -80,7 +82,25 @@ export function eventKind(name: string): ResourceKind | undefined {
 export async function buildContext(tx: Queryable, event: QueuedEvent, publicUrl: string): Promise<EventContext> {
   const props = event.properties;
   const kind = eventKind(event.name);
-  const env: Record<string, unknown> = {
+  const env = baseEnv(event, publicUrl);
+  const resource = kind ? await loadResource(tx, kind, event.name, props, env) : undefined;
+  if (resource) {
+    env.permalink = permalinkOf(publicUrl, kind!, resource.id);
+    if (hasAgent(resource))
+      env.agent =
+        (await one(tx, 'SELECT id, name, hostname, version FROM agents WHERE id = $1', resource.snapshot.agent_id)) ??
+        null;
+  }
+  return { resource, env };
+}
+
+const hasAgent = (r: EventResource): boolean => {
+  const agentId = str(r.snapshot.agent_id);
+  return !!agentId && agentId !== NO_AGENT;
+};
+
+function baseEnv(event: QueuedEvent, publicUrl: string): Record<string, unknown> {
+  return {
     check: null,
     canary: null,
     component: null,
@@ -91,16 +111,8 @@ export async function buildContext(tx: Queryable, event: QueuedEvent, publicUrl:
     agent: null,
     event_time: event.created_at instanceof Date ? event.created_at.toISOString() : String(event.created_at),
     permalink: publicUrl,
-    event: { name: event.name, properties: props },
+    event: { name: event.name, properties: event.properties },
   };
-  const resource = kind ? await loadResource(tx, kind, event.name, props, env) : undefined;
-  if (resource) {
-    env.permalink = permalinkOf(publicUrl, kind!, resource.id);
-    const agentId = str(resource.snapshot.agent_id);
-    if (agentId && agentId !== NO_AGENT)
-      env.agent = (await one(tx, 'SELECT id, name, hostname, version FROM agents WHERE id = $1', agentId)) ?? null;
-  }
-  return { resource, env };
 }
 
 async function loadResource(
@@ -112,47 +124,86 @@ async function loadResource(
 ): Promise<EventResource | undefined> {
   const id = props.id;
   if (kind === 'check') {
-    // One round trip: the check, its canary and the components it belongs to.
-    const row = await one(
-      tx,
-      `SELECT c.id, c.canary_id, c.agent_id, c.type, c.name, c.namespace, c.description, c.icon, c.labels, c.owner,
-              c.severity, c.endpoint, c.status, c.last_runtime, c.last_transition_time, c.created_at, c.updated_at,
-              c.deleted_at,
-              (SELECT jsonb_build_object('id', k.id, 'name', k.name, 'namespace', k.namespace, 'labels', k.labels,
-                        'agent_id', k.agent_id) FROM canaries k WHERE k.id = c.canary_id) AS canary_row,
-              ARRAY(SELECT DISTINCT r.component_id::text FROM check_component_relationships r
-                    WHERE r.check_id = c.id AND r.deleted_at IS NULL) AS component_ids
-       FROM checks c WHERE c.id = $1`,
-      id,
-    );
-    if (!row) return undefined;
-    const { canary_row, component_ids, ...check } = row;
-    const canary = (canary_row as Row | null) ?? undefined;
-    const rows = (component_ids as string[]).map((component_id) => ({ component_id }));
-    env.check = check;
-    env.canary = canary ?? null;
-    // The event's status is the state it announced (the check may have moved since).
-    const health = str(props.status) ?? str(check.status);
-    return {
-      kind,
-      id: String(check.id),
-      name: String(check.name),
-      type: str(check.type),
-      namespace: str(check.namespace),
-      health,
-      status: health,
-      labels: { ...record(canary?.labels), ...record(check.labels) },
-      tags: {},
-      ancestors: [],
-      canaryId: str(check.canary_id),
-      componentIds: rows.map((r) => r.component_id),
-      snapshot: pick(check, ['id', 'name', 'type', 'namespace', 'canary_id', 'agent_id', 'labels', 'severity'], {
-        status: health,
-        health,
-        canary_name: canary?.name ?? null,
-      }),
-    };
+    const row = await one(tx, `${CHECK_SQL} WHERE c.id = $1`, id);
+    return row && checkResource(row, props, env);
   }
+  return loadOther(tx, kind, eventName, props, env);
+}
+
+/** One round trip: the check, its canary and the components it belongs to. */
+const CHECK_SQL = `SELECT c.id, c.canary_id, c.agent_id, c.type, c.name, c.namespace, c.description, c.icon, c.labels,
+         c.owner, c.severity, c.endpoint, c.status, c.last_runtime, c.last_transition_time, c.created_at, c.updated_at,
+         c.deleted_at,
+         (SELECT jsonb_build_object('id', k.id, 'name', k.name, 'namespace', k.namespace, 'labels', k.labels,
+                   'agent_id', k.agent_id) FROM canaries k WHERE k.id = c.canary_id) AS canary_row,
+         ARRAY(SELECT DISTINCT r.component_id::text FROM check_component_relationships r
+               WHERE r.check_id = c.id AND r.deleted_at IS NULL) AS component_ids
+  FROM checks c`;
+
+/**
+ * The contexts of a batch's check events (by event id) with one query for all their checks; other
+ * events, and checks with an agent, are left to buildContext.
+ */
+export async function prefetchContexts(
+  tx: Queryable,
+  events: QueuedEvent[],
+  publicUrl: string,
+): Promise<Map<string, EventContext>> {
+  const out = new Map<string, EventContext>();
+  const checks = events.filter((e) => eventKind(e.name) === 'check' && isId(e.properties.id));
+  if (!checks.length) return out;
+  const ids = [...new Set(checks.map((e) => e.properties.id as string))];
+  const { rows } = await tx.query<Row>(`${CHECK_SQL} WHERE c.id = ANY($1::uuid[])`, [ids]);
+  const byId = new Map(rows.map((r) => [String(r.id), r]));
+  for (const event of checks) {
+    const row = byId.get(String(event.properties.id).toLowerCase());
+    const env = baseEnv(event, publicUrl);
+    const resource = row && checkResource({ ...row }, event.properties, env);
+    if (resource && hasAgent(resource)) continue;
+    if (resource) env.permalink = permalinkOf(publicUrl, 'check', resource.id);
+    out.set(event.id, { resource, env });
+  }
+  return out;
+}
+
+function checkResource(row: Row, props: Record<string, unknown>, env: Record<string, unknown>): EventResource {
+  const kind = 'check';
+  const { canary_row, component_ids, ...check } = row;
+  const canary = (canary_row as Row | null) ?? undefined;
+  const rows = (component_ids as string[]).map((component_id) => ({ component_id }));
+  env.check = check;
+  env.canary = canary ?? null;
+  // The event's status is the state it announced (the check may have moved since).
+  const health = str(props.status) ?? str(check.status);
+  return {
+    kind,
+    id: String(check.id),
+    name: String(check.name),
+    type: str(check.type),
+    namespace: str(check.namespace),
+    health,
+    status: health,
+    labels: { ...record(canary?.labels), ...record(check.labels) },
+    tags: {},
+    ancestors: [],
+    canaryId: str(check.canary_id),
+    componentIds: rows.map((r) => r.component_id),
+    snapshot: pick(check, ['id', 'name', 'type', 'namespace', 'canary_id', 'agent_id', 'labels', 'severity'], {
+      status: health,
+      health,
+      canary_name: canary?.name ?? null,
+    }),
+  };
+}
+
+async function loadOther(
+  tx: Queryable,
+  kind: Exclude<ResourceKind, 'check'>,
+  eventName: string,
+  props: Record<string, unknown>,
+  env: Record<string, unknown>,
+): Promise<EventResource | undefined> {
+  const id = props.id;
   if (kind === 'component') {
     const c = await one(
       tx,

@@ -83,3 +83,80 @@ export async function findSilence(
   }
   return undefined;
 }
+
+/** An active silence with what it names, for matching in memory (matchSilence). */
+export interface ActiveSilence extends Silence {
+  check_id: string | null;
+  canary_id: string | null;
+  component_id: string | null;
+  config_id: string | null;
+  namespace: string | null;
+  recursive: boolean;
+}
+
+/**
+ * Every active silence, oldest first: read once per event-router batch. `now()` is the transaction's
+ * time, so this is what findSilence reads for every event of the batch.
+ */
+export async function activeSilences(tx: Queryable): Promise<ActiveSilence[]> {
+  const { rows } = await tx.query<ActiveSilence>(
+    `SELECT id, description, name, until, filter, check_id::text, canary_id::text, component_id::text,
+            config_id::text, namespace, coalesce(recursive, false) AS recursive
+     FROM notification_silences WHERE deleted_at IS NULL AND "from" <= now() AND until > now()
+     ORDER BY created_at, id`,
+  );
+  return rows;
+}
+
+/** findSilence over silences read before (activeSilences): the same answer, queries only for a check's components. */
+export async function matchSilence(
+  tx: Queryable,
+  silences: ActiveSilence[],
+  r: EventResource | undefined,
+  cel: CelFilterEnv,
+): Promise<Silence | undefined> {
+  if (!silences.length) return undefined;
+  const direct = r?.kind === 'component' ? [r.id] : (r?.componentIds ?? []);
+  let ancestors: string[] | undefined = r?.kind === 'component' ? r.ancestors : undefined;
+  const configAncestors = r?.kind === 'config' ? r.ancestors : [];
+  for (const s of silences) {
+    const named = !!(s.check_id || s.canary_id || s.component_id || s.config_id);
+    const hasResource = named || !!s.namespace;
+    let holds = false;
+    if (s.check_id) holds = r?.kind === 'check' && s.check_id === r.id;
+    if (!holds && s.canary_id) holds = s.canary_id === r?.canaryId;
+    if (!holds && s.component_id) {
+      holds = direct.includes(s.component_id);
+      if (!holds && s.recursive) {
+        if (ancestors === undefined) {
+          ancestors = [];
+          if (r?.kind === 'check' && direct.length) {
+            const { rows } = await tx.query<{ path: string }>(
+              'SELECT path FROM components WHERE id = ANY($1::uuid[])',
+              [direct],
+            );
+            ancestors = rows.flatMap((row) => row.path.split('.').filter(Boolean));
+          }
+        }
+        holds = ancestors.includes(s.component_id);
+      }
+    }
+    if (!holds && s.config_id)
+      holds = (r?.kind === 'config' && s.config_id === r.id) || (s.recursive && configAncestors.includes(s.config_id));
+    if (!holds && !named) holds = s.namespace ? s.namespace === r?.namespace : !!s.filter?.trim();
+    if (!holds) continue;
+    if (!s.filter?.trim()) {
+      if (hasResource) return s;
+      continue;
+    }
+    try {
+      if (cel.evaluate(s.filter) === true) return s;
+    } catch (e) {
+      await tx.query('UPDATE notification_silences SET error = $2 WHERE id = $1 AND error IS DISTINCT FROM $2', [
+        s.id,
+        (e as Error).message.slice(0, 2000),
+      ]);
+    }
+  }
+  return undefined;
+}
