@@ -116,8 +116,9 @@ describe('logs', () => {
     await page.getByText('Please select a component to view the logs').waitFor();
     await page.getByLabel('Component').selectOption({ label: 'checkout (Service)' });
     await waitForUrl(page, (u) => u.searchParams.get('topologyId') === componentId);
-    // The first selector is chosen for the user.
+    // The first selector is chosen for the user, and the link says so.
     await expect.poll(() => page.getByLabel('Log selector').inputValue()).toBe('app');
+    await waitForUrl(page, (u) => u.searchParams.get('logsSelector') === 'app');
     await expect.poll(async () => (await messages(page))[0]).toContain(`ERROR payment ${LINES} failed`);
     await expect.poll(() => count(page)).toBe('100 lines');
 
@@ -157,7 +158,11 @@ describe('logs', () => {
 
   it('searches (debounced into the link), downloads the result and tails new lines', async () => {
     const page = await app.adminPage();
-    await page.goto(`/logs?topologyId=${componentId}`);
+    // View Logs on the component's card opens the viewer on it.
+    await page.goto('/topology');
+    await page.getByRole('button', { name: 'Actions for checkout' }).click();
+    await page.getByRole('menuitem', { name: 'View Logs' }).click();
+    await waitForUrl(page, (u) => u.pathname === '/logs' && u.searchParams.get('topologyId') === componentId);
     await rows(page).first().waitFor();
     await page.getByLabel('Search logs').fill('ERROR payment');
     await waitForUrl(page, (u) => u.searchParams.get('query') === 'ERROR payment');

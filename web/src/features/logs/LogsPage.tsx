@@ -59,6 +59,12 @@ export default function LogsPage() {
     // Only the debounced text drives the link.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debounced]);
+  // A link that changes the query (back, forward) puts its text in the box.
+  const [seenQuery, setSeenQuery] = useState(url.query);
+  if (url.query !== seenQuery) {
+    setSeenQuery(url.query);
+    if ((url.query ?? '') !== debounced.trim()) setSearch(url.query ?? '');
+  }
 
   const components = useQuery({
     queryKey: logsKeys.components(),
@@ -81,6 +87,11 @@ export default function LogsPage() {
 
   const selectorNames = useMemo(() => (component?.logs ?? []).map((s) => s.name), [component]);
   const selector = effectiveSelector(selectorNames, url.logsSelector);
+  // The auto-selected selector goes into the link too, so the link says what is shown.
+  useEffect(() => {
+    if (component && selector && selector !== url.logsSelector)
+      setParams((prev) => writeLogsParams(prev, { logsSelector: selector }), { replace: true });
+  }, [component, selector, url.logsSelector, setParams]);
 
   const filters = useMemo<LogsFilters | undefined>(
     () =>
