@@ -62,6 +62,12 @@ const benchmarks = {
       'notifications: 10,000 check.failed events/min through 100 rules with CEL filters into a loopback webhook: event-to-delivery p50/p99, server CPU, PostgreSQL and PGlite',
     flags: '--db postgres|pglite|all --rate 10000 --minutes 1 --rules 100 --stage all|delivery',
   },
+  logs: {
+    file: 'bench/logs.ts',
+    summary:
+      'logs: POST /api/logs over a 1 GB log file (file backend): first page, searches and next pages p50/p95, server RSS',
+    flags: '--size-mb 1024 --requests 40 --warmup 3',
+  },
 };
 
 const [name, ...args] = process.argv.slice(2);

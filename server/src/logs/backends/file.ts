@@ -8,9 +8,9 @@ import { ChainReader, findChains, type Budget, type ChainPosition } from './file
 import { decodeCursor, encodeCursor, labelsAgree } from './query.js';
 import { LogRequestError, type EntryProblem, type LogBackend } from './types.js';
 
-/** Bytes one request may scan, and the share of the request's timeout it may spend. */
+/** Bytes and time one request may spend scanning (then it answers what it found, with a cursor). */
 export const FILE_SCAN_BYTES = 256 * 1024 * 1024;
-const SCAN_TIME_SHARE = 0.6;
+export const FILE_SCAN_MS = 800;
 
 interface FileCursor {
   v: 1;
@@ -58,7 +58,7 @@ export const fileBackend: LogBackend<FileEntry> = {
     if (query.cursor && !cursor) throw new LogRequestError('cursor: not a cursor of this backend');
     const budget: Budget = {
       bytes: FILE_SCAN_BYTES,
-      deadline: Date.now() + ctx.timeoutMs * SCAN_TIME_SHARE,
+      deadline: Date.now() + Math.min(FILE_SCAN_MS, ctx.timeoutMs * 0.6),
       signal: ctx.signal,
     };
     const filter = {
