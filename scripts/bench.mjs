@@ -68,6 +68,12 @@ const benchmarks = {
       'logs: POST /api/logs over a 1 GB log file (file backend): first page, searches and next pages p50/p95, server RSS',
     flags: '--size-mb 1024 --requests 40 --warmup 3',
   },
+  'playbook-triggers': {
+    file: 'bench/playbook-triggers.ts',
+    summary:
+      'playbooks: 1,000 check.failed events (distinct checks) starting runs of a one-action playbook on two server processes over one PostgreSQL: event-to-action-start p50/p99',
+    flags: '--events 1000 --rate 1000 --action exec|http --timeout 300 --keep',
+  },
 };
 
 const [name, ...args] = process.argv.slice(2);
