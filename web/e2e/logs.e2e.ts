@@ -93,10 +93,34 @@ describe('logs', () => {
     await page.getByRole('cell', { name: 'shop-files', exact: true }).click();
     await waitForUrl(page, (u) => u.pathname === `/settings/integrations/logging_backends/${id}`);
     await expect.poll(() => page.getByLabel('Name', { exact: true }).inputValue()).toBe('shop-files');
+    await screenshot(page, 'settings-log-backend-edit');
     // And in Settings → Log Backends.
     await page.goto('/settings/logging_backends');
     await page.getByRole('cell', { name: 'shop-files', exact: true }).waitFor();
     await screenshot(page, 'settings-log-backends');
+
+    // Another backend: its labels updated from the form, then deleted from the integrations page.
+    const { rows: other } = await app.db.query<{ id: string }>(
+      `INSERT INTO logging_backends (name, spec) VALUES ('old-files', $1::jsonb) RETURNING id`,
+      [JSON.stringify({ file: [{ paths: [`${dir}/old/*.log`] }] })],
+    );
+    const otherId = other[0]!.id;
+    await page.goto(`/settings/integrations/logging_backends/${otherId}`);
+    await page.getByLabel('Labels').fill('team=legacy');
+    await page.getByRole('button', { name: 'Update' }).click();
+    await expectToast(page, 'old-files updated successfully');
+    await expect
+      .poll(async () => (await app.db.query(`SELECT labels FROM logging_backends WHERE id = $1`, [otherId])).rows[0])
+      .toEqual({ labels: { team: 'legacy' } });
+    await page.getByRole('button', { name: 'Delete' }).first().click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await expectToast(page, 'old-files deleted successfully');
+    await waitForUrl(page, (u) => u.pathname === '/settings/integrations');
+    const { rows: deleted } = await app.db.query<{ deleted: boolean }>(
+      `SELECT deleted_at IS NOT NULL AS deleted FROM logging_backends WHERE id = $1`,
+      [otherId],
+    );
+    expect(deleted).toEqual([{ deleted: true }]);
   });
 
   it('browses a component’s logs: newest first, links, older pages, a stored column width', async () => {
