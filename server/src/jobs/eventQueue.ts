@@ -1,6 +1,7 @@
 // The event queue's consumer side: engines write `event_queue` rows (check.failed, component.unhealthy,
 // config.updated, incident.created, playbook.run.failed...); consumers (notifications, playbook
-// triggers) register here. An event is claimed with FOR UPDATE SKIP LOCKED and handed to every
+// triggers) register here. An event is claimed with FOR UPDATE SKIP LOCKED (a batch at a time, run
+// first without savepoints and, should anything fail, again with one per event) and handed to every
 // consumer that accepts its name inside ONE transaction, then deleted: replicas never handle an event
 // twice, and a consumer's work (rows it inserts) commits together with the event's removal. A consumer
 // that throws rolls the whole event back; the row keeps attempts, error ("<consumer>: <message>"),

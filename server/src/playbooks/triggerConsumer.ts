@@ -5,7 +5,7 @@
 // exactly once across replicas. A storm of events for one (playbook, resource) is debounced
 // (triggeredRun.ts): one run per window, none while one is still waiting or under way.
 import type { Queryable } from '../db/database.js';
-import type { EventConsumer, QueuedEvent } from '../jobs/eventQueue.js';
+import type { EventConsumer, HandleMode, QueuedEvent } from '../jobs/eventQueue.js';
 import { parseStoredPlaybook } from './playbook.js';
 import { acceptedKinds, playbookMatches } from './selectors.js';
 import { loadResource } from './store.js';
@@ -36,6 +36,8 @@ export class PlaybookTriggerConsumer implements EventConsumer {
   private readonly debounceMs: number;
   private readonly log: (message: string) => void;
   private cache: Cache | undefined;
+  /** The transaction of the batch prepare() read the playbooks in. */
+  private prepared: Queryable | undefined;
   /** Counters for tests and logs. */
   readonly stats = { started: 0, debounced: 0, filtered: 0 };
 
@@ -72,11 +74,24 @@ export class PlaybookTriggerConsumer implements EventConsumer {
     return playbooks;
   }
 
-  async handle(tx: Queryable, event: QueuedEvent): Promise<void> {
+  /** An unguarded event-router batch: the playbooks are checked for changes once for all its events. */
+  async prepare(tx: Queryable): Promise<void> {
+    this.prepared = undefined;
+    await this.playbooks(tx);
+    this.prepared = tx;
+  }
+
+  rolledBack(): void {
+    this.prepared = undefined;
+  }
+
+  async handle(tx: Queryable, event: QueuedEvent, mode?: HandleMode): Promise<void> {
     const key = eventTriggerKey(event.name);
     const id = event.properties.id;
     if (!key || typeof id !== 'string') return;
-    const listening = (await this.playbooks(tx)).filter((p) => listeningTriggers(p.def.spec.on, key).length > 0);
+    const all =
+      mode?.guarded === false && this.prepared === tx && this.cache ? this.cache.playbooks : await this.playbooks(tx);
+    const listening = all.filter((p) => listeningTriggers(p.def.spec.on, key).length > 0);
     if (!listening.length) return;
     const target = await loadResource(tx, key.resource, id, true);
     if (!target) return;
