@@ -29,7 +29,7 @@ describe('console shell', () => {
       ['Health', '/health', 'Filter by Health'],
       ['Incidents', '/incidents', 'There are no incidents matching this criteria'],
       ['Catalog', '/catalog', 'Preferences'],
-      ['Logs', '/logs', 'Logs are coming'],
+      ['Logs', '/logs', 'Please select a component to view the logs'],
       ['Playbooks', '/playbooks', 'There are no playbooks yet'],
     ] as const;
     for (const [label, path, text] of main) {

@@ -9,7 +9,6 @@ import {
   Construction,
   LayoutDashboard,
   ListTree,
-  Logs,
   Puzzle,
   ScrollText,
   type LucideIcon,
@@ -38,7 +37,6 @@ const AREAS: Record<string, { icon: LucideIcon; title: string; text: string }> =
     title: 'The configuration catalog is coming',
     text: 'This page will list configuration items collected by scrapers, with their changes and insights.',
   },
-  logs: { icon: Logs, title: 'Logs are coming', text: 'This page will search logs from the configured log backends.' },
   notifications: {
     icon: Bell,
     title: 'Notifications are coming',
@@ -58,11 +56,6 @@ const AREAS: Record<string, { icon: LucideIcon; title: string; text: string }> =
     icon: Cable,
     title: 'Connections are coming',
     text: 'This page will manage connections to databases, clouds, source control and notification services.',
-  },
-  'log-backends': {
-    icon: Logs,
-    title: 'Log backends are coming',
-    text: 'This page will configure where logs are read from.',
   },
   integrations: {
     icon: Puzzle,
