@@ -218,6 +218,24 @@ describe('logs', () => {
     await page.getByRole('switch', { name: 'Live tail' }).click();
     fs.appendFileSync(logFile, `${new Date().toISOString()} WARN tail line arrived\n`);
     await expect.poll(async () => (await messages(page))[0], { timeout: 15_000 }).toContain('WARN tail line arrived');
+    await expect.poll(() => count(page)).toBe('101 lines · live');
+
+    // Scrolled down, the reader keeps the line they look at when more arrive on top.
+    const scroller = page.getByTestId('logs-scroll');
+    await scroller.evaluate((el) => (el.scrollTop = 1200));
+    const lineAtTop = () =>
+      scroller.evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        const hit = document.elementFromPoint(box.left + 400, box.top + 60);
+        return hit?.closest('[data-testid="log-row"]')?.textContent ?? '';
+      });
+    await page.waitForTimeout(200);
+    const before = await lineAtTop();
+    expect(before).toMatch(/request \d+ served/);
+    fs.appendFileSync(logFile, `${new Date().toISOString()} WARN second tail line\n`);
+    await expect.poll(() => count(page), { timeout: 15_000 }).toBe('102 lines · live');
+    await page.waitForTimeout(200);
+    expect(await lineAtTop()).toBe(before);
     await page.getByRole('switch', { name: 'Live tail' }).click();
   });
 
