@@ -166,6 +166,8 @@ export interface ComponentRow {
   owner: string | null;
   hidden: boolean;
   summary: ComponentSummary;
+  /** Where its logs are ([{name, backend, type, selector}] or null; 0023), for View Logs and the logs viewer. */
+  logs: unknown[] | null;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
@@ -316,7 +318,8 @@ export function shapeTopology(loaded: LoadedTopology, q: TopologyQuery): Topolog
 }
 
 const COLUMNS = `id, topology_id, parent_id, agent_id, external_id, name, text, tooltip, type, icon, labels, properties,
-  health, status, status_reason, path, is_leaf, owner, hidden, summary, created_at, updated_at, deleted_at`;
+  health, status, status_reason, path, is_leaf, owner, hidden, summary, created_at, updated_at, deleted_at,
+  log_selectors AS logs`;
 
 /** Depth of a component: 0 for a root, the number of ancestors otherwise (a stored column, 0010). */
 const DEPTH_SQL = 'depth';
