@@ -2,7 +2,7 @@
 // taken FOR UPDATE SKIP LOCKED, so two replicas never run the same run, and runs their actions in
 // order — one playbook_run_actions row per action as it is reached (running; sleeping while a delay
 // waits or between retries; skipped when `if` is false; a failed action tried again per its `retry`,
-// retry.ts), then the run ends completed or failed and emits
+// retry.ts; one attempt: runAction.ts), then the run ends completed or failed and emits
 // playbook.run.completed / playbook.run.failed. While a run is under way its lease is renewed every
 // heartbeat; the same query notices a cancel (status no longer running) and stops the current
 // action (process group killed, request aborted). A run whose lease expired while running (the
@@ -10,18 +10,17 @@
 import os from 'node:os';
 import { createMailer, type Mailer } from '../auth/mailer.js';
 import type { Database, Queryable } from '../db/database.js';
-import { renderTemplate } from '../expr/index.js';
-import { formatDuration, parseDuration } from '../connections/duration.js';
-import { actionTypes } from './actions/index.js';
+import { parseDuration } from '../connections/duration.js';
 import { delayMs, evaluateCondition, type RunState } from './conditions.js';
 import { parseStoredPlaybook, type ActionSpec } from './playbook.js';
 import { recordRetry, withRetries } from './retry.js';
+import { CANCELLED_ERROR, runAction, type ActionContext } from './runAction.js';
 import { openSecretParams, redactSecrets, secretValues } from './secretParams.js';
 import { RESOURCE_KINDS, type ResourceKind } from './selectors.js';
 import { loadResource } from './store.js';
 
 export const INTERRUPTED_ERROR = 'the server stopped while this run was under way';
-export const CANCELLED_ERROR = 'the run was cancelled';
+export { CANCELLED_ERROR };
 
 export interface RunnerOptions {
   /** How often due runs are looked for (default 500 ms). */
@@ -58,30 +57,6 @@ class RunStopped extends Error {}
 const MAX_ERROR_LENGTH = 4_000;
 const clip = (text: string) => (text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH)}…` : text);
 
-/** Every string of an action's body rendered as a Go template (those holding `{{`), except `skip` keys at the top. */
-function renderBody(value: unknown, vars: Record<string, unknown>, skip: readonly string[] = []): unknown {
-  if (typeof value === 'string') return value.includes('{{') ? renderTemplate(value, vars) : value;
-  if (Array.isArray(value)) return value.map((v) => renderBody(v, vars));
-  if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, skip.includes(k) ? v : renderBody(v, vars)]));
-  return value;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason as Error);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 export class PlaybookRunner {
   readonly owner = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
   private readonly pollMs: number;
@@ -91,6 +66,10 @@ export class PlaybookRunner {
   private readonly mail: { mailer: Mailer; from: string };
   private timer: NodeJS.Timeout | undefined;
   private stopping = false;
+  /** Between start() and stop(): a run ending wakes the claim loop. */
+  private polling = false;
+  private ticking = false;
+  private again = false;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly controllers = new Set<AbortController>();
 
@@ -113,9 +92,10 @@ export class PlaybookRunner {
       this.db.kind === 'pglite'
         ? this.db.query(`UPDATE playbook_runs SET lease_until = NULL WHERE status = 'running'`)
         : Promise.resolve();
+    this.polling = true;
     const loop = async () => {
       if (this.stopping) return;
-      await this.tick().catch((e: unknown) => console.error('playbook runner:', (e as Error).message));
+      await this.pass();
       if (!this.stopping) this.timer = setTimeout(loop, this.pollMs);
     };
     void stale
@@ -128,6 +108,7 @@ export class PlaybookRunner {
   /** Stops claiming; runs under way are stopped and marked failed (interrupted). */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.polling = false;
     clearTimeout(this.timer);
     for (const c of this.controllers) c.abort(new RunStopped(INTERRUPTED_ERROR));
     await Promise.allSettled([...this.inFlight]);
@@ -137,6 +118,26 @@ export class PlaybookRunner {
   async drain(): Promise<void> {
     await this.tick();
     await Promise.allSettled([...this.inFlight]);
+  }
+
+  /**
+   * Ticks one at a time (the poll and the wake-ups when a run ends), so `room` is never counted
+   * twice; a wake-up during a tick makes that tick go round once more.
+   */
+  private async pass(): Promise<void> {
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    this.ticking = true;
+    try {
+      do {
+        this.again = false;
+        await this.tick().catch((e: unknown) => console.error('playbook runner:', (e as Error).message));
+      } while (this.again && !this.stopping);
+    } finally {
+      this.ticking = false;
+    }
   }
 
   /** One pass: claims as many due runs as there is room for and starts them. */
@@ -158,7 +159,12 @@ export class PlaybookRunner {
       const work = (claimed.was === 'running' ? this.interrupted(claimed.id) : this.execute(claimed.id)).catch(
         (e: unknown) => console.error(`playbook run ${claimed.id}:`, (e as Error).message),
       );
-      const tracked = work.finally(() => this.inFlight.delete(tracked));
+      const tracked = work.finally(() => {
+        this.inFlight.delete(tracked);
+        // A slot is free: look for due runs now rather than at the next poll, so that a queue of
+        // triggered runs drains at the pace runs end, not maxConcurrent per poll interval.
+        if (this.polling && !this.stopping) void this.pass();
+      });
       this.inFlight.add(tracked);
     }
   }
@@ -288,6 +294,13 @@ export class PlaybookRunner {
     }
     // Secret parameters are masked in whatever an action writes back.
     const secrets = secretValues(run!.secret_parameters);
+    const actionCtx: ActionContext = {
+      db: this.db,
+      mail: this.mail,
+      playbook: { id: run!.playbook_id, name: run!.playbook_name, namespace: run!.playbook_namespace },
+      runSignal,
+      deadline,
+    };
     const state: RunState = { success: true, failure: false };
     const results: Record<string, unknown> = {};
     let firstError: string | null = null;
@@ -339,7 +352,7 @@ export class PlaybookRunner {
       const outcome = await withRetries(
         action.retry,
         delay,
-        (wait) => this.runOne(action, rowId, wait, { ...scope }, run!, runSignal, deadline),
+        (wait) => runAction(actionCtx, action, rowId, wait, { ...scope }),
         (n, wait, error) => recordRetry(this.db, rowId, n, wait, clip(redactSecrets(error, secrets))),
         () => runSignal.aborted || Date.now() >= deadline,
       );
@@ -359,63 +372,5 @@ export class PlaybookRunner {
     // The failing actions carry their errors; the run's own error is for what stopped it outside an
     // action (it could not start, the server stopped, a cancel), shown as the run page's Initialization step.
     return { status: firstError === null ? 'completed' : 'failed', error: null };
-  }
-
-  /** One action: its delay (sleeping), templates, then the type's run under its timeout. */
-  private async runOne(
-    action: ActionSpec,
-    rowId: string,
-    delay: number,
-    scope: Record<string, unknown>,
-    run: RunRow,
-    runSignal: AbortSignal,
-    deadline: number,
-  ): Promise<{ result: Record<string, unknown> | null; error?: string }> {
-    const stopped = () => (runSignal.reason instanceof Error ? runSignal.reason.message : CANCELLED_ERROR);
-    if (delay > 0) {
-      try {
-        await sleep(delay, runSignal);
-      } catch {
-        return { result: null, error: stopped() };
-      }
-      await this.db.query(
-        `UPDATE playbook_run_actions SET status = 'running', start_time = coalesce(start_time, now()) WHERE id = $1`,
-        [rowId],
-      );
-    }
-    const type = actionTypes.get(action.type)!;
-    let body: Record<string, unknown>;
-    try {
-      body = renderBody(action.body, scope, type.untemplated?.(action.body) ?? []) as Record<string, unknown>;
-    } catch (e) {
-      return { result: null, error: `template: ${(e as Error).message}` };
-    }
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) return { result: null, error: "the playbook's timeout ran out before this action" };
-    const timeoutMs = Math.min(parseDuration(action.timeout ?? '5m'), remaining);
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(new Error(`timed out after ${formatDuration(timeoutMs)}`)), timeoutMs);
-    const parsed = type.schema.safeParse(body);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || action.type}: ${i.message}`);
-      return { result: null, error: `after templates, the ${action.type} action is not valid: ${issues.join('; ')}` };
-    }
-    try {
-      const outcome = await type.run(parsed.data, {
-        db: this.db,
-        signal: AbortSignal.any([runSignal, timeout.signal]),
-        timeoutMs,
-        playbook: { id: run.playbook_id, name: run.playbook_name, namespace: run.playbook_namespace },
-        actionId: rowId,
-        mail: this.mail,
-      });
-      if (runSignal.aborted) return { result: outcome.result, error: stopped() };
-      return outcome;
-    } catch (e) {
-      if (runSignal.aborted) return { result: null, error: stopped() };
-      return { result: null, error: (e as Error).message };
-    } finally {
-      clearTimeout(timer);
-    }
   }
 }
