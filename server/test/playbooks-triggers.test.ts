@@ -1,7 +1,7 @@
 // Playbook triggers end to end: a check failing (a real result recorded by the health store) starts
 // exactly one run of a playbook with on.check [{event: failed}], a storm of 20 events starts one, labels
-// and filters keep others out, two replicas' event routers on one PostgreSQL still start one; an
-// on.schedule runs at its time; webhooks refuse wrong credentials (401) and unknown paths (404), and a
+// and filters keep others out (and the playbook's own `filters`, for events and schedules), two
+// replicas' event routers on one PostgreSQL still start one; an on.schedule runs at its time; webhooks refuse wrong credentials (401) and unknown paths (404), and a
 // right request starts a run whose exec action sees the body (.request.json).
 import crypto from 'node:crypto';
 import http from 'node:http';
@@ -227,6 +227,52 @@ describe.each(databaseKinds())('playbook triggers on %s', (kind) => {
     expect(run!.trigger).toEqual({ type: 'schedule', schedule: '@every 5s' });
     await drainUntilDone(run!.id);
     expect(await stdoutOf(run!.id)).toMatchObject({ out: expect.stringContaining('tick') });
+  });
+
+  it('starts no run, from an event or a schedule, when the playbook filters are false for the resource', async () => {
+    const id = await apply(
+      playbook(
+        'filtered',
+        `  filters: ["check.name.startsWith('db-')"]
+  on:
+    check: [{event: failed, labels: {tier: filtered}}]
+    schedule: [{schedule: "@every 1h"}]
+  actions: [{name: a, exec: {script: "true"}}]
+`,
+      ),
+    );
+    const db = await check('db-main', { tier: 'filtered' });
+    const web = await check('web-front', { tier: 'filtered' });
+    const router = new EventRouter(test.db);
+    const consumer = new PlaybookTriggerConsumer();
+    router.register(consumer);
+    for (const checkId of [db, web])
+      await test.db.query(`INSERT INTO event_queue (name, properties) VALUES ('check.failed', $1)`, [
+        JSON.stringify({ id: checkId, canary_id: canaryId, status: 'unhealthy' }),
+      ]);
+    await router.drain();
+    expect(await runsOf(id)).toEqual([expect.objectContaining({ check_id: db })]);
+    expect(consumer.stats).toMatchObject({ filteredOut: 1, debounced: 0 }); // (on-check-failed starts runs too)
+    const { rows } = await test.db.query(
+      'SELECT 1 FROM playbook_trigger_debounce WHERE playbook_id = $1 AND resource_id = $2',
+      [id, web],
+    );
+    expect(rows).toEqual([]);
+
+    // A schedule has no resource: check is null, the filter is not true, no run; the schedule moves on.
+    await test.db.query(
+      `UPDATE playbook_schedules SET next_runtime = now() - interval '1 second' WHERE playbook_id = $1`,
+      [id],
+    );
+    const schedules = new PlaybookScheduleTrigger(test.db);
+    await schedules.tick();
+    expect(schedules.stats.filteredOut).toBe(1);
+    expect(await runsOf(id)).toHaveLength(1);
+    const { rows: next } = await test.db.query<{ later: boolean }>(
+      'SELECT next_runtime > now() AS later FROM playbook_schedules WHERE playbook_id = $1',
+      [id],
+    );
+    expect(next).toEqual([{ later: true }]);
   });
 
   const hook = (path: string, body: string, headers: Record<string, string> = {}) =>

@@ -1,7 +1,8 @@
 // A playbook's `filters` (mission-control's spec.filters): CEL expressions over the resource a run
 // targets (`config`, `component`, `check`, the others null) and the caller (`user`); every one must
 // be true for the playbook to apply. Compiled at apply time; evaluated for the list of playbooks
-// runnable on a resource (false hides the playbook) and for a run request (false refuses it).
+// runnable on a resource (false hides the playbook), for a run request (false refuses it) and for a
+// run a trigger would start (false: not started, triggeredRun.ts).
 import { compileCel, evaluateCel, ExpressionError } from '../expr/index.js';
 import type { Path } from '../resources/yaml.js';
 
@@ -20,6 +21,8 @@ export interface FilterVerdict {
   ok: boolean;
   /** Why not, for a person: the filter that was false or could not be evaluated. */
   reason?: string;
+  /** A filter failed to evaluate (rather than being false). */
+  failed?: boolean;
 }
 
 /** Whether every filter is true for these variables (a filter that fails to evaluate counts as false). */
@@ -30,7 +33,7 @@ export function evaluateFilters(filters: readonly string[] | undefined, vars: Re
       value = evaluateCel(f, vars);
     } catch (e) {
       const message = e instanceof ExpressionError || e instanceof Error ? e.message : String(e);
-      return { ok: false, reason: `the filter ${JSON.stringify(f)} could not be evaluated: ${message}` };
+      return { ok: false, failed: true, reason: `the filter ${JSON.stringify(f)} could not be evaluated: ${message}` };
     }
     if (value !== true) {
       const got = typeof value === 'boolean' ? 'false' : `${JSON.stringify(value)}, not true or false`;

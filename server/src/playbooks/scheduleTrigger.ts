@@ -2,11 +2,13 @@
 // UPDATE SKIP LOCKED, a run is queued for each (trigger {type: schedule, schedule}) and the row's
 // next_runtime moved along its schedule — all in one transaction, so with several replicas exactly one
 // of them starts each scheduled run, and a crash in between starts none twice. A missed time (the
-// server was down) starts one run, then the schedule continues from now.
+// server was down) starts one run, then the schedule continues from now. A playbook whose `filters`
+// are not all true (over no resource: config, component and check null) starts no run at that time
+// (counted in stats.filteredOut); its schedule moves on all the same.
 import type { Database } from '../db/database.js';
 import { parseSchedule } from '../health/schedule.js';
 import { parseStoredPlaybook } from './playbook.js';
-import { queueTriggeredRun, triggeredParams } from './triggeredRun.js';
+import { queueTriggeredRun, triggeredFilters, triggeredParams } from './triggeredRun.js';
 
 export interface ScheduleTriggerOptions {
   /** How often due schedules are looked for (default 1 s). */
@@ -30,6 +32,8 @@ export class PlaybookScheduleTrigger {
   private stopped = true;
   private readonly pollMs: number;
   private readonly batchSize: number;
+  /** Counters for tests and logs. */
+  readonly stats = { started: 0, filteredOut: 0 };
 
   constructor(
     private readonly db: Database,
@@ -91,9 +95,16 @@ export class PlaybookScheduleTrigger {
             resource: row.spec,
             def: parseStoredPlaybook(row.spec),
           };
+          const verdict = triggeredFilters(playbook, null);
+          if (!verdict.ok) {
+            this.stats.filteredOut++;
+            if (verdict.failed) console.error(`playbook ${row.name}: no scheduled run: ${verdict.reason}`);
+            continue;
+          }
           const params = triggeredParams(playbook, null);
           await queueTriggeredRun(tx, playbook, null, { type: 'schedule', schedule: row.schedule }, params);
           started++;
+          this.stats.started++;
         } catch (e) {
           console.error(`playbook ${row.name}: the scheduled run could not start: ${(e as Error).message}`);
         }

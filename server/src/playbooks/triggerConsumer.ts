@@ -1,7 +1,8 @@
 // The playbook-trigger consumer of the event queue (registered on ctx.events): for check.*, component.*
 // and config.* events it finds the live playbooks whose `on` entries listen for the event, checks their
 // labels, filter and resource selectors against the event's resource, and queues one run per playbook
-// with the trigger recorded — only rows, in the event's transaction, so a claimed event starts its runs
+// with the trigger recorded (none when the playbook's `filters` are false for the resource: counted in
+// stats.filteredOut) — only rows, in the event's transaction, so a claimed event starts its runs
 // exactly once across replicas. A storm of events for one (playbook, resource) is debounced
 // (triggeredRun.ts): one run per window, none while one is still waiting or under way.
 import type { Queryable } from '../db/database.js';
@@ -13,6 +14,7 @@ import {
   queueTriggeredRun,
   recordDebouncedRun,
   takeDebounceSlot,
+  triggeredFilters,
   triggeredParams,
   type TriggeredPlaybook,
 } from './triggeredRun.js';
@@ -39,7 +41,7 @@ export class PlaybookTriggerConsumer implements EventConsumer {
   /** The transaction of the batch prepare() read the playbooks in. */
   private prepared: Queryable | undefined;
   /** Counters for tests and logs. */
-  readonly stats = { started: 0, debounced: 0, filtered: 0 };
+  readonly stats = { started: 0, debounced: 0, filtered: 0, filteredOut: 0 };
 
   constructor(options: TriggerConsumerOptions = {}) {
     this.debounceMs = options.debounceMs ?? 60_000;
@@ -123,6 +125,13 @@ export class PlaybookTriggerConsumer implements EventConsumer {
         continue;
       }
       const runTarget = { kind: key.resource, id: target.match.id, row: target.row };
+      // The playbook's own `filters` (spec.filters): false for this resource, no run (nor debounce slot).
+      const verdict = triggeredFilters(playbook, runTarget);
+      if (!verdict.ok) {
+        this.stats.filteredOut++;
+        if (verdict.failed) this.log(`${playbook.name}: ${verdict.reason}`);
+        continue;
+      }
       let params: Record<string, string>;
       try {
         params = triggeredParams(playbook, runTarget);

@@ -1,8 +1,10 @@
 // Queueing a run that a trigger (event, schedule, webhook) started: parameters from their defaults
 // (rendered over the resource and, for webhooks, .request), no requester, the trigger recorded, and
 // pending_approval when the playbook asks for approval — the same row a person's run makes. Also the
-// per-(playbook, resource) debounce of event-triggered runs.
+// playbook's `filters` for a triggered run (false: not started) and the per-(playbook, resource)
+// debounce of event-triggered runs.
 import type { Queryable } from '../db/database.js';
+import { evaluateFilters, type FilterVerdict } from './filters.js';
 import { renderDefaults, resolveParams } from './parameters.js';
 import type { PlaybookDefinition } from './playbook.js';
 import type { ResourceKind } from './selectors.js';
@@ -38,6 +40,21 @@ export function triggeredParams(
     ...(request ? { request } : {}),
   };
   return resolveParams(renderDefaults(playbook.def.spec.parameters, vars), {});
+}
+
+/**
+ * The playbook's `filters` over the run's resource (`config`/`component`/`check`, the others null;
+ * all null for a schedule) with no `user`: a triggered run starts only when all are true, as a
+ * person's run request is refused otherwise. A filter that fails to evaluate counts as false.
+ */
+export function triggeredFilters(playbook: TriggeredPlaybook, target: TriggerTarget | null): FilterVerdict {
+  return evaluateFilters(playbook.def.spec.filters, {
+    config: null,
+    component: null,
+    check: null,
+    ...(target ? { [target.kind]: target.row } : {}),
+    user: null,
+  });
 }
 
 export async function queueTriggeredRun(
