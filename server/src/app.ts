@@ -99,7 +99,8 @@ export async function createContext(options: StartOptions = {}): Promise<AppCont
       health: new HealthEngine(db, checkers),
       topology: new TopologyEngine(db, checkers),
       catalog: new CatalogEngine(db, scrapers),
-      events: new EventRouter(db),
+      // PGlite: one connection, and a batch's transaction holds it; small batches let delivery in between.
+      events: new EventRouter(db, { batchSize: db.kind === 'pglite' ? 25 : 50 }),
       version: VERSION,
       async reloadSchema() {
         ctx.schema = await introspect(db);

@@ -112,6 +112,9 @@ export class EventRouter {
       const n = await this.processBatch();
       handled += n;
       if (n === 0) break;
+      // Let timers and I/O run between batches: PGlite answers through promises alone, and a drain that
+      // never yields would hold up everything else in the process (delivery's HTTP responses, say).
+      await new Promise((resolve) => setImmediate(resolve));
     }
     return handled;
   }
