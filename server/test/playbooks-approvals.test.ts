@@ -2,8 +2,9 @@
 // cookies): a run of a playbook with `approval` waits as pending_approval (the runner leaves it alone,
 // playbook.approval.inserted is queued), `any` starts on the first approval (a team member counts),
 // `all` waits for each listed person, a rejection fails the run with its reason, a non-approver gets
-// 403, the requester cannot approve their own run unless they are the only approver, and approvers
-// the database does not know are refused at apply with their line.
+// 403, the requester cannot approve their own run unless they are the only approver, approvers
+// the database does not know are refused at apply with their line, and applying a playbook again
+// with another approval emits playbook.spec.approval.updated.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpsdeck, type Opsdeck } from '../src/app.js';
 import { PlaybookRunner } from '../src/playbooks/runner.js';
@@ -222,6 +223,47 @@ ${approval}
     const runId = await requestRun(playbook);
     expect((await getRun(runId, requester)).approval!.can_approve).toBe(true);
     expect((await decide('approve', runId, requester)).json.status).toBe('pending');
+  });
+
+  it('emits playbook.spec.approval.updated when a playbook is applied again with another approval', async () => {
+    const apply = async (approval: string) => {
+      const r = await call('/api/playbook', {
+        text: `apiVersion: mission-control.flanksource.com/v1
+kind: Playbook
+metadata: {name: approval-edits, namespace: ops}
+spec:
+${approval}  actions: [{name: a, exec: {script: "true"}}]
+`,
+      });
+      expect(r.status, JSON.stringify(r.json)).toBe(201);
+      return (r.json.applied as { id: string }[])[0]!.id;
+    };
+    const id = await apply('');
+    const events = async () =>
+      (
+        await test.db.query<{ properties: Record<string, unknown> }>(
+          `SELECT properties FROM event_queue WHERE name = 'playbook.spec.approval.updated' AND properties->>'id' = $1
+           ORDER BY created_at, id`,
+          [id],
+        )
+      ).rows.map((r) => r.properties);
+    const people = (list: string[]) => `  approval: {approvers: {people: [${list.join(', ')}]}}\n`;
+    await apply('');
+    expect(await events()).toEqual([]); // created, then unchanged: nothing
+    await apply(people([ann.email]));
+    await apply(people([ann.email])); // the same again
+    await apply(people([ann.email, bob.email]));
+    await apply(people([bob.email, ann.email])); // only the order differs
+    await apply('');
+    expect(await events()).toEqual([
+      { id, name: 'approval-edits', approval: { type: 'any', approvers: { people: [ann.email], teams: [] } } },
+      {
+        id,
+        name: 'approval-edits',
+        approval: { type: 'any', approvers: { people: [ann.email, bob.email], teams: [] } },
+      },
+      { id, name: 'approval-edits', approval: null },
+    ]);
   });
 
   it('refuses approvers that do not exist at apply, with their line', async () => {

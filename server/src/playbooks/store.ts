@@ -2,12 +2,14 @@
 // and category kept in step with the spec), soft deletes, reading live playbooks, the resources a
 // run targets (as selectors and templates see them), and queueing a run (pending_approval when the
 // playbook asks for approval, with playbook.approval.inserted emitted in the same transaction).
-// Applying also keeps the playbook's webhook path and its on.schedule rows in step with the spec.
+// Applying also keeps the playbook's webhook path and its on.schedule rows in step with the spec, and
+// emits playbook.spec.approval.updated when an existing playbook's approval changed (specApproval.ts).
 import type { Database, Queryable } from '../db/database.js';
 import { parseSchedule } from '../health/schedule.js';
 import type { AppliedResource } from '../resources/apply.js';
 import { parseStoredPlaybook, type PlaybookDefinition } from './playbook.js';
 import type { MatchableResource, ResourceKind } from './selectors.js';
+import { emitSpecApprovalUpdated } from './specApproval.js';
 import type { PlaybookApproval } from './triggerSpec.js';
 
 export interface PlaybookRow {
@@ -27,8 +29,8 @@ export async function applyPlaybook(
   opts: { source?: string; createdBy?: string | null } = {},
 ): Promise<AppliedResource> {
   return db.transaction(async (tx) => {
-    const existing = await tx.query<{ id: string }>(
-      'SELECT id FROM playbooks WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL FOR UPDATE',
+    const existing = await tx.query<{ id: string; spec: unknown }>(
+      'SELECT id, spec FROM playbooks WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL FOR UPDATE',
       [def.namespace, def.name],
     );
     const values = [
@@ -47,6 +49,7 @@ export async function applyPlaybook(
         [existing.rows[0].id, ...values],
       );
       applied = { id: existing.rows[0].id, created: false };
+      await emitSpecApprovalUpdated(tx, applied.id, existing.rows[0].spec, def);
     } else {
       const { rows } = await tx.query<{ id: string }>(
         `INSERT INTO playbooks (name, namespace, labels, spec, title, icon, description, category, source, created_by)
