@@ -352,6 +352,7 @@ describe.each(databaseKinds())('notifications API (%s)', (kind) => {
       [{ check_id: ids.check, from: until, until: new Date().toISOString() }, 'until'],
       [{ namespace: 'shop', filter: 'check.name ==', until }, 'filter'],
       [{ component_id: '00000000-0000-0000-0000-000000000001', until }, 'component_id'],
+      [{ selectors: [{ types: ['http'], labelSelector: 'team=payments,???' }], until }, 'selectors'],
     ];
     for (const [row, field] of bads) {
       const res = await post(row);

@@ -1,13 +1,17 @@
 // NotificationSilence resources (mission-control.flanksource.com/v1): validated with positions — the
 // window (RFC3339, now+2h, durations), the CEL filter, and the resources named by id or by selector
-// (resolved to ids) — then stored as a `notification_silences` row.
+// (fields and label selectors checked; one naming a single resource exactly is resolved to its id,
+// so `recursive` reaches its descendants) — then stored as a `notification_silences` row.
 import { silenceSpecSchema, silenceWindow, SILENCE_RESOURCE_FIELDS, type SilenceSpec } from '@opsdeck/common';
 import type { Database, Queryable } from '../db/database.js';
 import type { AppliedResource } from '../resources/apply.js';
 import { storedResource, type StoredResource } from '../resources/metadata.js';
 import { UUID } from '../resources/routes.js';
 import { errorCollector, ResourceErrors, validate, type ResourceDocument } from '../resources/yaml.js';
+import { stringList } from '../selectors/labelSelector.js';
+import type { ResourceSelector } from '../selectors/resourceSelector.js';
 import { expressionProblem, notificationResourceSchema, softDeleteRow } from './resource.js';
+import { selectorsProblems } from './silenceSelectors.js';
 
 export type SilenceResourceField = (typeof SILENCE_RESOURCE_FIELDS)[number];
 
@@ -46,29 +50,45 @@ export async function silenceTargetExists(db: Queryable, field: SilenceResourceF
   return rows.length > 0;
 }
 
-interface Selector {
-  id?: unknown;
-  name?: unknown;
-  namespace?: unknown;
-  types?: unknown;
-  type?: unknown;
+const EXACT_FIELDS = new Set(['id', 'name', 'namespace', 'type', 'types']);
+
+/** A selector that names one resource exactly: an id or a name, no glob, list or "!", nothing but types and namespace. */
+function namesOne(s: ResourceSelector): boolean {
+  if (!s.id && !s.name) return false;
+  if (Object.keys(s).some((k) => !EXACT_FIELDS.has(k))) return false;
+  const values = [s.id, s.name, s.namespace, ...stringList(s.types), ...stringList(s.type)];
+  return values.every((v) => v === undefined || !/[*,!]/.test(v));
 }
 
-/** The resources a selector naming one (by id or name) finds: up to two, to tell one from many. */
-async function selectorMatches(db: Queryable, s: Selector): Promise<{ field: SilenceResourceField; id: string }[]> {
-  const types = [s.types, s.type].flat().filter((t): t is string => typeof t === 'string' && t !== '');
-  const kinds = types.length ? types.map((t) => KIND_OF[t.toLowerCase()] ?? 'config_id') : SILENCE_RESOURCE_FIELDS;
-  const configTypes = types.filter((t) => !KIND_OF[t.toLowerCase()]);
+/** The resources such a selector finds: up to two, to tell one from many. */
+async function selectorMatches(
+  db: Queryable,
+  s: ResourceSelector,
+): Promise<{ field: SilenceResourceField; id: string }[]> {
+  const types = [...stringList(s.types), ...stringList(s.type)];
+  const kinds = types.flatMap((t) => KIND_OF[t.toLowerCase()] ?? []);
+  const others = types.filter((t) => !KIND_OF[t.toLowerCase()]);
+  const fields: readonly SilenceResourceField[] = kinds.length
+    ? kinds
+    : others.length
+      ? ['check_id', 'component_id', 'config_id']
+      : SILENCE_RESOURCE_FIELDS;
   const found: { field: SilenceResourceField; id: string }[] = [];
-  for (const field of new Set(kinds)) {
-    const params: unknown[] = [typeof s.id === 'string' ? s.id : null, typeof s.name === 'string' ? s.name : null];
+  for (const field of new Set(fields)) {
+    const params: unknown[] = [s.id ?? null, s.name ?? null];
     let where = '($1::text IS NULL OR id::text = $1) AND ($2::text IS NULL OR name = $2)';
-    if (typeof s.namespace === 'string' && field !== 'config_id') {
+    if (s.namespace) {
       params.push(s.namespace);
-      where += ` AND namespace = $${params.length}`;
+      const n = `$${params.length}`;
+      where +=
+        field === 'config_id'
+          ? ` AND tags->>'namespace' = ${n}`
+          : field === 'component_id'
+            ? ` AND topology_id IN (SELECT id FROM topologies WHERE namespace = ${n})`
+            : ` AND namespace = ${n}`;
     }
-    if (field === 'config_id' && configTypes.length) {
-      params.push(configTypes);
+    if (others.length && field !== 'canary_id') {
+      params.push(others);
       where += ` AND type = ANY($${params.length}::text[])`;
     }
     where += ' AND deleted_at IS NULL';
@@ -97,14 +117,16 @@ export async function parseSilence(db: Queryable, doc: ResourceDocument, now = n
     if (await silenceTargetExists(db, field, id)) target = { field, id };
     else error(['spec', field], `no ${NOUN[field]} with id "${id}"`);
   }
-  const selectors = (spec.selectors ?? []) as Selector[];
+  const selectors = (spec.selectors ?? []) as ResourceSelector[];
+  const problems = selectorsProblems(selectors);
+  for (const p of problems) error(['spec', 'selectors', ...p.path], p.message);
   for (const [i, s] of selectors.entries()) {
-    if (typeof s.id !== 'string' && typeof s.name !== 'string') continue; // left to the engine (labels...)
+    if (problems.some((p) => p.path[0] === i) || !namesOne(s)) continue; // matched by the engine (globs, labels...)
     const found = await selectorMatches(db, s);
     if (!found.length)
       error(
         ['spec', 'selectors', i],
-        `no check, canary, component or catalog item ${typeof s.name === 'string' ? `named "${s.name}"` : `with id "${String(s.id)}"`}`,
+        `no check, canary, component or catalog item ${s.name ? `named "${s.name}"` : `with id "${s.id}"`}`,
       );
     else if (selectors.length === 1 && found.length === 1 && !target) target = found[0]!;
   }

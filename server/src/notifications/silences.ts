@@ -1,11 +1,14 @@
 // Which active NotificationSilence holds an event's resource. Active is read by time on every event
 // (deleted_at null, from <= now < until), so a silence that expires stops applying without a restart.
 // A silence names a check, canary, component or config (recursive: also their descendants, through
-// components.path / config_items.path and, for checks, the components they belong to), a namespace,
-// or a CEL filter over the event environment (ANDed with the resource when both are set).
+// components.path / config_items.path and, for checks, the components they belong to), resource
+// `selectors` (any one matching; narrowed by the namespace when no id is named: silenceSelectors.ts),
+// a namespace, or a CEL filter over the event environment (ANDed with the resource when both are set).
+// A broken filter or selector silences nothing; its error is shown on the silence.
 import type { Queryable } from '../db/database.js';
 import type { CelFilterEnv } from './celFilter.js';
 import type { EventResource } from './context.js';
+import { hasResource, scopeHolds, type SilenceScope } from './silenceSelectors.js';
 
 export interface Silence {
   id: string;
@@ -39,10 +42,13 @@ export async function findSilence(
     ancestors = rows.flatMap((row) => row.path.split('.').filter(Boolean));
   }
   const configAncestors = r?.kind === 'config' ? r.ancestors : [];
-  const { rows } = await tx.query<Silence & { has_resource: boolean }>(
-    `SELECT id, description, name, until, filter,
-            (check_id IS NOT NULL OR canary_id IS NOT NULL OR component_id IS NOT NULL OR config_id IS NOT NULL
-             OR coalesce(namespace, '') <> '') AS has_resource
+  // Candidates: what the ids, namespace or filter hold, and every silence with selectors (matched below).
+  const { rows } = await tx.query<Silence & SilenceScope & { id_holds: boolean }>(
+    `SELECT id, description, name, until, filter, nullif(namespace, '') AS namespace, selectors,
+            (check_id IS NOT NULL OR canary_id IS NOT NULL OR component_id IS NOT NULL OR config_id IS NOT NULL) AS named,
+            coalesce(check_id = $1::uuid OR canary_id = $2::uuid OR component_id = ANY($3::uuid[])
+              OR (recursive AND component_id = ANY($4::uuid[])) OR config_id = $5::uuid
+              OR (recursive AND config_id = ANY($6::uuid[])), false) AS id_holds
      FROM notification_silences
      WHERE deleted_at IS NULL AND "from" <= now() AND until > now() AND (
            (check_id IS NOT NULL AND check_id = $1::uuid)
@@ -51,6 +57,7 @@ export async function findSilence(
         OR (component_id IS NOT NULL AND recursive AND component_id = ANY($4::uuid[]))
         OR (config_id IS NOT NULL AND config_id = $5::uuid)
         OR (config_id IS NOT NULL AND recursive AND config_id = ANY($6::uuid[]))
+        OR (jsonb_typeof(selectors) = 'array' AND selectors <> '[]'::jsonb)
         OR (check_id IS NULL AND canary_id IS NULL AND component_id IS NULL AND config_id IS NULL
             AND coalesce(namespace, '') <> '' AND namespace = $7)
         OR (check_id IS NULL AND canary_id IS NULL AND component_id IS NULL AND config_id IS NULL
@@ -66,22 +73,30 @@ export async function findSilence(
       r?.namespace ?? null,
     ],
   );
-  for (const s of rows) {
-    if (!s.filter?.trim()) {
-      if (s.has_resource) return s;
-      continue;
-    }
-    try {
-      if (cel.evaluate(s.filter) === true) return s;
-    } catch (e) {
-      // A broken silence filter silences nothing; its error is shown on the silence.
-      await tx.query('UPDATE notification_silences SET error = $2 WHERE id = $1 AND error IS DISTINCT FROM $2', [
-        s.id,
-        (e as Error).message.slice(0, 2000),
-      ]);
-    }
-  }
+  for (const s of rows) if (await holds(tx, s, s.id_holds, r, cel)) return s;
   return undefined;
+}
+
+/** Whether the silence holds: its resource part (ids, selectors, namespace), then its filter. */
+async function holds(
+  tx: Queryable,
+  s: Silence & SilenceScope,
+  idHolds: boolean,
+  r: EventResource | undefined,
+  cel: CelFilterEnv,
+): Promise<boolean> {
+  try {
+    if (!scopeHolds(s, idHolds, r)) return false;
+    if (!s.filter?.trim()) return hasResource(s);
+    return cel.evaluate(s.filter) === true;
+  } catch (e) {
+    // A broken silence filter or selector silences nothing; its error is shown on the silence.
+    await tx.query('UPDATE notification_silences SET error = $2 WHERE id = $1 AND error IS DISTINCT FROM $2', [
+      s.id,
+      (e as Error).message.slice(0, 2000),
+    ]);
+    return false;
+  }
 }
 
 /** An active silence with what it names, for matching in memory (matchSilence). */
@@ -92,6 +107,7 @@ export interface ActiveSilence extends Silence {
   config_id: string | null;
   namespace: string | null;
   recursive: boolean;
+  selectors: unknown;
 }
 
 /**
@@ -101,7 +117,7 @@ export interface ActiveSilence extends Silence {
 export async function activeSilences(tx: Queryable): Promise<ActiveSilence[]> {
   const { rows } = await tx.query<ActiveSilence>(
     `SELECT id, description, name, until, filter, check_id::text, canary_id::text, component_id::text,
-            config_id::text, namespace, coalesce(recursive, false) AS recursive
+            config_id::text, nullif(namespace, '') AS namespace, coalesce(recursive, false) AS recursive, selectors
      FROM notification_silences WHERE deleted_at IS NULL AND "from" <= now() AND until > now()
      ORDER BY created_at, id`,
   );
@@ -121,13 +137,12 @@ export async function matchSilence(
   const configAncestors = r?.kind === 'config' ? r.ancestors : [];
   for (const s of silences) {
     const named = !!(s.check_id || s.canary_id || s.component_id || s.config_id);
-    const hasResource = named || !!s.namespace;
-    let holds = false;
-    if (s.check_id) holds = r?.kind === 'check' && s.check_id === r.id;
-    if (!holds && s.canary_id) holds = s.canary_id === r?.canaryId;
-    if (!holds && s.component_id) {
-      holds = direct.includes(s.component_id);
-      if (!holds && s.recursive) {
+    let idHolds = false;
+    if (s.check_id) idHolds = r?.kind === 'check' && s.check_id === r.id;
+    if (!idHolds && s.canary_id) idHolds = s.canary_id === r?.canaryId;
+    if (!idHolds && s.component_id) {
+      idHolds = direct.includes(s.component_id);
+      if (!idHolds && s.recursive) {
         if (ancestors === undefined) {
           ancestors = [];
           if (r?.kind === 'check' && direct.length) {
@@ -138,25 +153,13 @@ export async function matchSilence(
             ancestors = rows.flatMap((row) => row.path.split('.').filter(Boolean));
           }
         }
-        holds = ancestors.includes(s.component_id);
+        idHolds = ancestors.includes(s.component_id);
       }
     }
-    if (!holds && s.config_id)
-      holds = (r?.kind === 'config' && s.config_id === r.id) || (s.recursive && configAncestors.includes(s.config_id));
-    if (!holds && !named) holds = s.namespace ? s.namespace === r?.namespace : !!s.filter?.trim();
-    if (!holds) continue;
-    if (!s.filter?.trim()) {
-      if (hasResource) return s;
-      continue;
-    }
-    try {
-      if (cel.evaluate(s.filter) === true) return s;
-    } catch (e) {
-      await tx.query('UPDATE notification_silences SET error = $2 WHERE id = $1 AND error IS DISTINCT FROM $2', [
-        s.id,
-        (e as Error).message.slice(0, 2000),
-      ]);
-    }
+    if (!idHolds && s.config_id)
+      idHolds =
+        (r?.kind === 'config' && s.config_id === r.id) || (s.recursive && configAncestors.includes(s.config_id));
+    if (await holds(tx, { ...s, named }, idHolds, r, cel)) return s;
   }
   return undefined;
 }

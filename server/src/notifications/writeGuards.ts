@@ -13,8 +13,10 @@ import type { Queryable } from '../db/database.js';
 import { ApiError } from '../rest/errors.js';
 import type { WriteGuard, WriteGuardInput } from '../rest/writeGuards.js';
 import { UUID } from '../resources/routes.js';
+import { formatPath } from '../resources/yaml.js';
 import { expressionProblem, findConnection, findPlaybook, NOTIFICATION_API_VERSION, urlProblem } from './resource.js';
 import { silenceTargetExists } from './silenceResource.js';
+import { selectorsProblems } from './silenceSelectors.js';
 
 type Row = Record<string, unknown>;
 
@@ -134,6 +136,8 @@ async function silenceProblems(db: Queryable, row: Row): Promise<FieldProblem[]>
   const problems = silenceRowProblems(row);
   const wrong = typeof row.filter === 'string' ? expressionProblem('cel', row.filter) : undefined;
   if (wrong) problems.push({ field: 'filter', message: wrong });
+  for (const p of selectorsProblems(row.selectors).slice(0, 1))
+    problems.push({ field: 'selectors', message: `${formatPath(['selectors', ...p.path])}: ${p.message}` });
   for (const field of SILENCE_RESOURCE_FIELDS) {
     const id = row[field];
     if (present(id) && !(await silenceTargetExists(db, field, String(id))))

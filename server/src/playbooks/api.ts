@@ -10,6 +10,7 @@ import { HttpError, requirePermission, type AuthEnv } from '../auth/middleware.j
 import type { Database } from '../db/database.js';
 import { addResourceRoutes, inResourceOrder, UUID } from '../resources/routes.js';
 import type { SecretBox } from '../secrets.js';
+import { RESOURCE_KINDS, type ResourceKind } from '../selectors/resourceSelector.js';
 import { addActionRoutes, prepareRunParams, requireFilters, storeSealedParams, unmaskRunParams } from './actionsApi.js';
 import { addApprovalRoutes, runApprovalInfo } from './approvalsApi.js';
 import { evaluateFilters } from './filters.js';
@@ -17,15 +18,7 @@ import { ParameterError, renderDefaults, resolveParams } from './parameters.js';
 import { checkReferences } from './references.js';
 import { addWebhookRoute } from './webhook.js';
 import { parsePlaybook, parseStoredPlaybook, type PlaybookDefinition } from './playbook.js';
-import {
-  acceptedKinds,
-  KIND_NOUN,
-  kindsPhrase,
-  playbookMatches,
-  RESOURCE_KINDS,
-  SELECTOR_FIELD,
-  type ResourceKind,
-} from './selectors.js';
+import { acceptedKinds, KIND_NOUN, kindsPhrase, playbookMatches, SELECTOR_FIELD } from './selectors.js';
 import {
   applyPlaybook,
   deletePlaybook,

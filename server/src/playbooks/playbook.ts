@@ -14,13 +14,13 @@ import {
   type Path,
   type ResourceDocument,
 } from '../resources/yaml.js';
-import { parseLabelSelector } from '../topology/selectors.js';
+import { resourceSelectorSchema, selectorProblems, type ResourceSelector } from '../selectors/resourceSelector.js';
 import { actionTypes, UNSUPPORTED_ACTION_TYPES, unsupportedActionMessage } from './actions/index.js';
 import { checkCondition, checkDelay } from './conditions.js';
 import { checkFilters } from './filters.js';
 import { parameterSchema, type PlaybookParameter } from './parameters.js';
 import { retrySchema, type RetrySpec } from './retry.js';
-import type { PlaybookSelectors, ResourceSelector } from './selectors.js';
+import type { PlaybookSelectors } from './selectors.js';
 import {
   approvalSchema,
   checkApproval,
@@ -78,27 +78,6 @@ const duration = z
   ])
   .refine((s) => isDuration(s), { message: 'not a duration (examples: 30s, 5m, 1h)' });
 
-const selectorSchema = z.strictObject(
-  {
-    id: z.string().optional(),
-    name: z.string().optional(),
-    namespace: z.string().optional(),
-    type: z.string().optional(),
-    types: z.union([z.string(), z.array(z.string())]).optional(),
-    labelSelector: z.string().optional(),
-    tagSelector: z.string().optional(),
-    agent: z.string().optional(),
-    health: z.string().optional(),
-    statuses: z.union([z.string(), z.array(z.string())]).optional(),
-  },
-  {
-    error: (issue) =>
-      issue.code === 'unrecognized_keys'
-        ? `${issue.keys.join(', ')}: not supported in a resource selector (use id, name, namespace, types, labelSelector, tagSelector, agent, health or statuses)`
-        : undefined,
-  },
-);
-
 /** Action keys besides the type. */
 const ACTION_FIELDS = new Set(['name', 'if', 'filter', 'delay', 'timeout', 'retry']);
 
@@ -119,9 +98,9 @@ const specSchema = z.looseObject({
   category: z.string().optional(),
   icon: z.string().optional(),
   timeout: duration.optional(),
-  configs: z.array(selectorSchema).optional(),
-  components: z.array(selectorSchema).optional(),
-  checks: z.array(selectorSchema).optional(),
+  configs: z.array(resourceSelectorSchema).optional(),
+  components: z.array(resourceSelectorSchema).optional(),
+  checks: z.array(resourceSelectorSchema).optional(),
   parameters: z.array(parameterSchema).optional(),
   actions: z.array(actionSchema, { error: 'actions is required: a list of at least one action' }).min(1, {
     message: 'a playbook needs at least one action',
@@ -159,18 +138,7 @@ function checkSpec(doc: ResourceDocument, spec: RawSpec): CheckedSpec {
   checkFilters(spec.filters, error);
   for (const field of ['configs', 'components', 'checks'] as const) {
     spec[field]?.forEach((s, i) => {
-      const at = ['spec', field, i];
-      if (Object.values(s).every((v) => v === undefined || v === '' || (Array.isArray(v) && !v.length)))
-        error(at, 'a selector needs at least one field; an empty one would match everything');
-      for (const key of ['labelSelector', 'tagSelector'] as const) {
-        const text = s[key];
-        if (text === undefined) continue;
-        try {
-          parseLabelSelector(text);
-        } catch (e) {
-          error([...at, key], (e as Error).message);
-        }
-      }
+      for (const p of selectorProblems(s)) error(['spec', field, i, ...p.path], p.message);
     });
   }
   const names = new Set<string>();

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  acceptedKinds,
-  kindsPhrase,
-  matchesSelector,
-  NO_AGENT,
-  playbookMatches,
-  type MatchableResource,
-} from './selectors.js';
+import type { MatchableResource } from '../selectors/resourceSelector.js';
+import { acceptedKinds, kindsPhrase, playbookMatches } from './selectors.js';
 
 const pod: MatchableResource = {
   kind: 'config',
@@ -22,28 +16,6 @@ const pod: MatchableResource = {
 };
 
 describe('playbook resource selectors', () => {
-  it('matches each field it sets', () => {
-    expect(matchesSelector(pod, { types: ['Kubernetes::Pod'] })).toBe(true);
-    expect(matchesSelector(pod, { types: 'Kubernetes::*' })).toBe(true);
-    expect(matchesSelector(pod, { types: ['!Kubernetes::Pod'] })).toBe(false);
-    expect(matchesSelector(pod, { name: 'web-*', namespace: 'shop' })).toBe(true);
-    expect(matchesSelector(pod, { name: 'api-*' })).toBe(false);
-    expect(matchesSelector(pod, { labelSelector: 'app=web,env!=dev' })).toBe(true);
-    expect(matchesSelector(pod, { labelSelector: 'app in (api)' })).toBe(false);
-    expect(matchesSelector(pod, { tagSelector: 'cluster=eu' })).toBe(true);
-    expect(matchesSelector(pod, { id: pod.id })).toBe(true);
-    expect(matchesSelector(pod, { health: 'unhealthy,warning' })).toBe(false);
-    expect(matchesSelector(pod, { statuses: ['Running'] })).toBe(true);
-  });
-
-  it('reads agent as all, local or an agent id', () => {
-    expect(matchesSelector(pod, { agent: 'local' })).toBe(true);
-    expect(matchesSelector({ ...pod, agentId: NO_AGENT }, { agent: 'local' })).toBe(true);
-    expect(matchesSelector({ ...pod, agentId: 'a1' }, { agent: 'local' })).toBe(false);
-    expect(matchesSelector({ ...pod, agentId: 'a1' }, { agent: 'all' })).toBe(true);
-    expect(matchesSelector({ ...pod, agentId: 'a1' }, { agent: 'a1' })).toBe(true);
-  });
-
   it('matches a playbook through the selectors of the resource kind only', () => {
     const spec = { configs: [{ name: 'api' }, { types: ['Kubernetes::Pod'] }], checks: [{ types: ['http'] }] };
     expect(playbookMatches(spec, pod)).toBe(true);

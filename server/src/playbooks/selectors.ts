@@ -1,20 +1,16 @@
 // Which resources a playbook runs on, pure: its `configs` / `components` / `checks` selectors matched
-// against one resource. A field of a selector narrows it; a playbook matches a resource when any
-// selector of that resource's kind matches every field it sets.
-//
-//   id            the resource id (a comma-separated list matches any)
-//   name          a name or glob ("web-*"), comma-separated for several; "!x" excludes
-//   namespace     as name (configs: the namespace tag; components: their topology's namespace)
-//   types / type  a list or comma-separated; "!x" excludes (e.g. [http, "!tcp"])
-//   labelSelector Kubernetes-style ("app=web,env!=prod,tier in (a,b),!legacy") over labels
-//   tagSelector   the same over a config's tags (configs only)
-//   agent         "all" (default) any agent, "local" this server only, or an agent id
-//   health        a comma-separated list of health (healthy, unhealthy, warning, unknown)
-//   statuses      a list of statuses (config status, component status, check status)
-import { matchesLabels, parseLabelSelector, stringList } from '../topology/selectors.js';
+// against one resource. A playbook matches a resource when any selector of that resource's kind matches
+// (the fields of a selector and their matching: ../selectors/resourceSelector.ts, shared plumbing).
+import {
+  matchesSelector,
+  RESOURCE_KINDS,
+  type MatchableResource,
+  type ResourceKind,
+  type ResourceSelector,
+} from '../selectors/resourceSelector.js';
 
-export const RESOURCE_KINDS = ['config', 'component', 'check'] as const;
-export type ResourceKind = (typeof RESOURCE_KINDS)[number];
+// Still importable from here for the playbook modules that read the kinds (runner, triggers).
+export { RESOURCE_KINDS, type ResourceKind } from '../selectors/resourceSelector.js';
 
 /** The spec field holding the selectors of each kind. */
 export const SELECTOR_FIELD: Record<ResourceKind, 'configs' | 'components' | 'checks'> = {
@@ -29,67 +25,6 @@ export const KIND_NOUN: Record<ResourceKind, string> = {
   component: 'component',
   check: 'health check',
 };
-
-export interface ResourceSelector {
-  id?: string;
-  name?: string;
-  namespace?: string;
-  type?: string;
-  types?: string[] | string;
-  labelSelector?: string;
-  tagSelector?: string;
-  agent?: string;
-  health?: string;
-  statuses?: string[] | string;
-}
-
-/** The fields of a resource the selectors read. */
-export interface MatchableResource {
-  kind: ResourceKind;
-  id: string;
-  name: string;
-  namespace: string | null;
-  type: string | null;
-  labels: Record<string, string>;
-  tags: Record<string, string>;
-  agentId: string | null;
-  health: string | null;
-  status: string | null;
-}
-
-export const NO_AGENT = '00000000-0000-0000-0000-000000000000';
-
-const globRegex = (glob: string) =>
-  new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`, 'i');
-
-/** A list of values where "!x" excludes and anything else includes (none included: any passes). */
-function matchesList(value: string | null, patterns: string[], glob: boolean): boolean {
-  const test = (p: string) => (glob ? globRegex(p).test(value ?? '') : (value ?? '').toLowerCase() === p.toLowerCase());
-  const include = patterns.filter((p) => !p.startsWith('!'));
-  const exclude = patterns.filter((p) => p.startsWith('!')).map((p) => p.slice(1));
-  if (exclude.some(test)) return false;
-  return include.length === 0 || include.some(test);
-}
-
-export function matchesSelector(resource: MatchableResource, selector: ResourceSelector): boolean {
-  if (selector.id && !stringList(selector.id).includes(resource.id)) return false;
-  if (selector.name && !matchesList(resource.name, stringList(selector.name), true)) return false;
-  if (selector.namespace && !matchesList(resource.namespace, stringList(selector.namespace), true)) return false;
-  const types = [...stringList(selector.types), ...stringList(selector.type)];
-  if (types.length && !matchesList(resource.type, types, true)) return false;
-  if (selector.labelSelector && !matchesLabels(resource.labels, parseLabelSelector(selector.labelSelector)))
-    return false;
-  if (selector.tagSelector && !matchesLabels(resource.tags, parseLabelSelector(selector.tagSelector))) return false;
-  const agent = selector.agent?.trim();
-  if (agent && agent !== 'all') {
-    const own = resource.agentId ?? NO_AGENT;
-    if (agent === 'local' ? own !== NO_AGENT : own !== agent) return false;
-  }
-  if (selector.health && !matchesList(resource.health, stringList(selector.health), false)) return false;
-  const statuses = stringList(selector.statuses);
-  if (statuses.length && !matchesList(resource.status, statuses, false)) return false;
-  return true;
-}
 
 /** The selectors a playbook declares, by kind. */
 export type PlaybookSelectors = Partial<Record<'configs' | 'components' | 'checks', ResourceSelector[]>>;

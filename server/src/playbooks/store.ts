@@ -7,8 +7,8 @@
 import type { Database, Queryable } from '../db/database.js';
 import { parseSchedule } from '../health/schedule.js';
 import type { AppliedResource } from '../resources/apply.js';
+import type { MatchableResource, ResourceKind } from '../selectors/resourceSelector.js';
 import { parseStoredPlaybook, type PlaybookDefinition } from './playbook.js';
-import type { MatchableResource, ResourceKind } from './selectors.js';
 import { emitSpecApprovalUpdated } from './specApproval.js';
 import type { PlaybookApproval } from './triggerSpec.js';
 
