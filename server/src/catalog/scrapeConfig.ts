@@ -12,7 +12,7 @@
 //   analysis.rules      [{name, type?, expr (CEL, true = finding), severity, analysis_type, message}]
 import { z } from 'zod';
 import { parseDuration } from '../connections/duration.js';
-import { parseSchedule } from '../health/schedule.js';
+import { parseSchedule } from '../jobs/schedule.js';
 import { resourceHeader, storedResource, type StoredResource } from '../resources/metadata.js';
 import {
   formatPath,

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { formatPath, ResourceError, ResourceErrors, validate, type ResourceDocument } from '../resources/yaml.js';
 import type { Checker } from './checker.js';
-import { parseSchedule } from './schedule.js';
+import { parseSchedule } from '../jobs/schedule.js';
 
 export const CANARY_API_VERSION = 'canaries.flanksource.com/v1';
 

@@ -3,7 +3,7 @@
 import type { Database, Queryable } from '../db/database.js';
 import type { LeasedRow, LeasedTable } from '../jobs/leases.js';
 import type { CanaryDefinition } from './canary.js';
-import { parseSchedule } from './schedule.js';
+import { parseSchedule } from '../jobs/schedule.js';
 
 export const NO_AGENT = '00000000-0000-0000-0000-000000000000';
 

@@ -2,7 +2,7 @@
 // (FOR UPDATE SKIP LOCKED, so replicas share the work and none runs a row twice), leasing one for a
 // run outside the schedule, and ending a run (lease released, next_runtime moved along the schedule).
 import type { Queryable } from '../db/database.js';
-import { parseSchedule } from '../health/schedule.js';
+import { parseSchedule } from './schedule.js';
 
 /** A table of leased rows: its name and the columns read back for a run (with id, schedule, next_runtime). */
 export interface LeasedTable {

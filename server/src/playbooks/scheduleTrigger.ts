@@ -6,7 +6,7 @@
 // are not all true (over no resource: config, component and check null) starts no run at that time
 // (counted in stats.filteredOut); its schedule moves on all the same.
 import type { Database } from '../db/database.js';
-import { parseSchedule } from '../health/schedule.js';
+import { parseSchedule } from '../jobs/schedule.js';
 import { parseStoredPlaybook } from './playbook.js';
 import { queueTriggeredRun, triggeredFilters, triggeredParams } from './triggeredRun.js';
 

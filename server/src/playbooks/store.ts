@@ -5,7 +5,7 @@
 // Applying also keeps the playbook's webhook path and its on.schedule rows in step with the spec, and
 // emits playbook.spec.approval.updated when an existing playbook's approval changed (specApproval.ts).
 import type { Database, Queryable } from '../db/database.js';
-import { parseSchedule } from '../health/schedule.js';
+import { parseSchedule } from '../jobs/schedule.js';
 import type { AppliedResource } from '../resources/apply.js';
 import type { MatchableResource, ResourceKind } from '../selectors/resourceSelector.js';
 import { parseStoredPlaybook, type PlaybookDefinition } from './playbook.js';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { envValueSchema, type EnvValue } from '../connections/envValue.js';
 import { isDuration } from '../connections/duration.js';
 import { compileCel } from '../expr/index.js';
-import { parseSchedule } from '../health/schedule.js';
+import { parseSchedule } from '../jobs/schedule.js';
 import type { Path } from '../resources/yaml.js';
 
 export interface PlaybookApproval {

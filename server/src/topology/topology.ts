@@ -5,7 +5,7 @@ import { logSelectorSchema, type LogSelectorSpec } from '@opsdeck/common';
 import { z } from 'zod';
 import { CANARY_API_VERSION, parseCanary } from '../health/canary.js';
 import type { Checker } from '../health/checker.js';
-import { parseSchedule } from '../health/schedule.js';
+import { parseSchedule } from '../jobs/schedule.js';
 import { labelsSchema, resourceHeader, storedResource, type StoredResource } from '../resources/metadata.js';
 import {
   formatPath,

@@ -1,5 +1,6 @@
-// Canary schedules: `schedule` as `@every <duration>`, a cron expression or a nickname (@hourly,
-// @daily...), or `interval` in seconds. Pure: the clock is passed in.
+// Schedules shared by every engine (canaries, scrapers, topologies, playbook triggers, leases):
+// `schedule` as `@every <duration>`, a cron expression or a nickname (@hourly, @daily...), or
+// `interval` in seconds. Pure: the clock is passed in.
 import { Cron } from 'croner';
 import { parseDuration } from '../connections/duration.js';
 
