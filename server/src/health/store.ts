@@ -4,8 +4,7 @@ import type { Database, Queryable } from '../db/database.js';
 import type { LeasedRow, LeasedTable } from '../jobs/leases.js';
 import type { CanaryDefinition } from './canary.js';
 import { parseSchedule } from '../jobs/schedule.js';
-
-export const NO_AGENT = '00000000-0000-0000-0000-000000000000';
+import { NO_AGENT } from '../db/agents.js';
 
 let writes = 0;
 /**

@@ -4,8 +4,7 @@
 // the `body_payload` of the send-history rows the consumer writes (see README.md).
 import type { Queryable } from '../db/database.js';
 import type { QueuedEvent } from '../jobs/eventQueue.js';
-
-const NO_AGENT = '00000000-0000-0000-0000-000000000000';
+import { NO_AGENT } from '../db/agents.js';
 
 export type ResourceKind = 'check' | 'component' | 'config' | 'incident' | 'playbook_run';
 

@@ -2,7 +2,7 @@
 // namespace and name — inserted, or updated in place with its spec, labels and schedule — and the
 // soft delete that also drops the row's scheduler lease.
 import type { Database, Queryable } from '../db/database.js';
-import { NO_AGENT } from '../health/store.js';
+import { NO_AGENT } from '../db/agents.js';
 import type { StoredResource } from './metadata.js';
 
 /** The tables of resources applied this way (the names go into SQL). */

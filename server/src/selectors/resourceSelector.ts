@@ -13,6 +13,7 @@
 //   statuses      a list of statuses (config status, component status, check status)
 import { z } from 'zod';
 import { matchesLabels, parseLabelSelector, stringList, type LabelRequirement } from './labelSelector.js';
+import { NO_AGENT } from '../db/agents.js';
 
 export const RESOURCE_KINDS = ['config', 'component', 'check'] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
@@ -44,7 +45,7 @@ export interface MatchableResource {
   status: string | null;
 }
 
-export const NO_AGENT = '00000000-0000-0000-0000-000000000000';
+export { NO_AGENT };
 
 export const SELECTOR_FIELDS = 'id, name, namespace, types, labelSelector, tagSelector, agent, health or statuses';
 

@@ -4,7 +4,7 @@
 import type { Queryable } from '../db/database.js';
 import type { Checker } from '../health/checker.js';
 import { runCheck, type CanaryRow } from '../health/runner.js';
-import { NO_AGENT } from '../health/store.js';
+import { NO_AGENT } from '../db/agents.js';
 import type { LookupSpec } from './topology.js';
 
 /** The display text → JSON when it parses, else the text itself. */

@@ -6,7 +6,7 @@
 // parseTopologyQuery and shapeTopology are pure; loadTopology reads the database.
 import type { Queryable } from '../db/database.js';
 import { HttpError } from '../auth/middleware.js';
-import { NO_AGENT } from '../health/store.js';
+import { NO_AGENT } from '../db/agents.js';
 import type { Property } from './builder.js';
 import type { ComponentSummary, Health } from './rollup.js';
 

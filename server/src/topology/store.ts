@@ -4,7 +4,8 @@
 import crypto from 'node:crypto';
 import { CANARY_API_VERSION, parseCanary } from '../health/canary.js';
 import type { Checker } from '../health/checker.js';
-import { applyCanary, deleteCanary, NO_AGENT } from '../health/store.js';
+import { applyCanary, deleteCanary } from '../health/store.js';
+import { NO_AGENT } from '../db/agents.js';
 import type { Database, Queryable } from '../db/database.js';
 import { recordJob as recordJobHistory } from '../jobs/history.js';
 import type { LeasedTable } from '../jobs/leases.js';
