@@ -82,7 +82,6 @@ export class CatalogEngine extends LeasedScheduler<ScraperRow, ScrapeRunResult> 
       const def = parseStoredScrapeConfig(s.spec, this.scrapers);
       const ctx: ScrapeContext = {
         scraper: { id: s.id, name: s.name, namespace: s.namespace },
-        canary: { id: s.id, name: s.name, namespace: s.namespace, labels: def.labels },
         signal: controller.signal,
         timeoutMs: this.runTimeoutMs,
         connection: connectionResolver(this.db),

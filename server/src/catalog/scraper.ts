@@ -3,7 +3,7 @@
 // run gives a scraper. A scraper only reads its source and returns documents; extract.ts turns them
 // into catalog items with the shared fields.
 import { z } from 'zod';
-import type { CheckContext } from '../health/checker.js';
+import type { TimedConnectionContext } from '../connections/resolve.js';
 import { durationSchema } from '../connections/duration.js';
 import { envValueSchema } from '../connections/envValue.js';
 
@@ -108,7 +108,8 @@ export interface RawDocument {
   format?: 'json' | 'yaml';
 }
 
-export interface ScrapeContext extends CheckContext {
+/** Connections, secrets and the run's time limit (connections/), and the scraper being run. */
+export interface ScrapeContext extends TimedConnectionContext {
   scraper: { id: string; name: string; namespace: string };
   /** Reports a problem with part of the source (one bad file) while the rest is still returned. */
   warn(message: string): void;

@@ -27,6 +27,13 @@ export interface ConnectionContext {
   resolve(value: EnvValue | undefined): Promise<string | undefined>;
 }
 
+/** A ConnectionContext under the time limit of what uses it: a check, a scrape, a playbook action. */
+export interface TimedConnectionContext extends ConnectionContext {
+  /** Aborted when the operation runs out of time or is cancelled. */
+  signal: AbortSignal;
+  timeoutMs: number;
+}
+
 /** Looks stored connections up by reference in `db`, for ConnectionContext.connection. */
 export function connectionResolver(db: Queryable): (ref: string) => Promise<ResolvedConnection | undefined> {
   return async (ref) => {

@@ -1,22 +1,15 @@
 // The interface every check type implements (one module per type under checkers/), and what the
 // runner gives it. The runner applies the common frame afterwards: test, display, transform, metrics.
 import type { z } from 'zod';
-import type { EnvValue } from '../connections/envValue.js';
-import type { ResolvedConnection } from '../connections/resolve.js';
+import type { TimedConnectionContext } from '../connections/resolve.js';
 
 // EnvValue and ResolvedConnection belong to the connection plumbing; re-exported for the checkers.
 export type { EnvValue } from '../connections/envValue.js';
 export type { ResolvedConnection } from '../connections/resolve.js';
 
-export interface CheckContext {
+/** Connections, secrets and the check's time limit (`signal` aborts on the check's timeout, default 30 s). */
+export interface CheckContext extends TimedConnectionContext {
   canary: { id: string; name: string; namespace: string; labels: Record<string, string> };
-  /** Aborted when the check runs out of time (the check's timeout, default 30 s). */
-  signal: AbortSignal;
-  timeoutMs: number;
-  /** Resolves `connection://<type>/<name>`, `connection://<name>` or a bare name; undefined when unknown. */
-  connection(ref: string): Promise<ResolvedConnection | undefined>;
-  /** Resolves an EnvValue to its string; throws a clear error when a reference cannot be resolved. */
-  resolve(value: EnvValue | undefined): Promise<string | undefined>;
 }
 
 export interface Metric {
