@@ -34,6 +34,8 @@ const relations: ExposedRelation[] = [
   { name: 'team_members', resource: 'database' },
   { name: 'properties', resource: 'properties' },
   { name: 'agents', resource: 'agents' },
+  // The agents list: online (last_seen within 61 s) and the counts of what each agent pushed.
+  { name: 'agents_summary', resource: 'agents', readOnly: true, noStore: true },
   { name: 'access_tokens', resource: 'identities', secretColumns: ['value'] },
   { name: 'job_history', resource: 'database' },
   { name: 'job_history_names', resource: 'database' },
