@@ -57,8 +57,6 @@ export const SETTINGS_GROUP: { label: string; icon: LucideIcon; access: AccessRe
   access: { hiddenForViewer: true },
 };
 
-const placeholder = () => import('../features/placeholders/AreaPlaceholderPage');
-
 const settingsResourceRoutes: AppRoute[] = SETTINGS_RESOURCE_KINDS.flatMap((kind) => [
   {
     path: `/settings/${kind.table}`,
@@ -259,8 +257,7 @@ export const ROUTES: AppRoute[] = [
   {
     path: '/agents',
     title: 'Agents',
-    load: placeholder,
-    props: { area: 'agents' },
+    load: () => import('../features/agents/AgentsPage'),
     access: { resource: 'agents', feature: 'agents' },
     layout: 'shell',
   },
@@ -317,8 +314,7 @@ export const ROUTES: AppRoute[] = [
   {
     path: '/settings/agents',
     title: 'Agents',
-    load: placeholder,
-    props: { area: 'agents' },
+    load: () => import('../features/agents/AgentsPage'),
     access: { resource: 'agents', feature: 'agents' },
     layout: 'shell',
     nav: { group: 'settings', label: 'Agents', icon: Bot },
