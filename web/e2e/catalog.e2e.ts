@@ -130,7 +130,7 @@ describe('catalog', () => {
     await page.getByRole('button', { name: 'Select line 2', exact: true }).click();
     await page.getByRole('button', { name: 'Select line 3', exact: true }).click();
     await waitForUrl(page, (u) => u.searchParams.getAll('selected').join(',') === '2,3');
-    expect(await page.locator('[data-testid="code-line"][data-selected]').count()).toBe(2);
+    await expect.poll(() => page.locator('[data-testid="code-line"][data-selected]').count()).toBe(2);
     await page.reload();
     await expect.poll(() => page.locator('[data-testid="code-line"][data-selected]').count()).toBe(2);
     // The sidebar shows the scraper that read it.
