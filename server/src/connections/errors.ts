@@ -2,6 +2,12 @@
 // ("connection refused: host:port"), specs that cannot be run (SpecError), and racing a promise
 // against an abort signal for clients that cannot be cancelled.
 
+/** The message of an error (its name when it has none), or the thrown value as text. */
+export function errorText(e: unknown): string {
+  if (e instanceof Error) return e.message || e.name;
+  return String(e);
+}
+
 /** The spec cannot be run as written (reported as invalid rather than as a target failure). */
 export class SpecError extends Error {
   override name = 'SpecError';
@@ -125,4 +131,62 @@ export function abortable<T>(signal: AbortSignal, promise: Promise<T>): Promise<
       },
     );
   });
+}
+
+interface NodeError extends Error {
+  code?: string;
+  syscall?: string;
+  hostname?: string;
+  address?: string;
+  port?: number;
+}
+
+const TLS_UNTRUSTED = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+]);
+
+/** A network error worded for a person (http and socket checks, the http request), naming what was being reached ("connection refused: 127.0.0.1:1"). */
+export function describeNetworkError(e: unknown, target: string): string {
+  const err = e as NodeError;
+  const code = err?.code ?? '';
+  const host = target.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1');
+  switch (code) {
+    case 'ECONNREFUSED':
+      return `connection refused: ${target}`;
+    case 'ENOTFOUND':
+      return `host not found: ${err.hostname ?? host} (DNS has no address for it)`;
+    case 'EAI_AGAIN':
+      return `could not resolve ${err.hostname ?? host}: the DNS server did not answer (temporary failure)`;
+    case 'ECONNRESET':
+      return `connection reset by ${target}`;
+    case 'EPIPE':
+      return `connection closed by ${target} while sending`;
+    case 'ETIMEDOUT':
+      return `connection to ${target} timed out`;
+    case 'EHOSTUNREACH':
+      return `host unreachable: ${target} (no route to host)`;
+    case 'ENETUNREACH':
+      return `network unreachable: ${target}`;
+    case 'EADDRNOTAVAIL':
+      return `cannot connect to ${target}: address not available`;
+    case 'CERT_HAS_EXPIRED':
+      return `the TLS certificate of ${target} has expired`;
+    case 'CERT_NOT_YET_VALID':
+      return `the TLS certificate of ${target} is not valid yet`;
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return `the TLS certificate of ${target} does not cover the host name ${host} (${err.message})`;
+    case 'ERR_SSL_WRONG_VERSION_NUMBER':
+    case 'EPROTO':
+      return `TLS handshake with ${target} failed: is the port serving TLS? (${err.message})`;
+    default:
+      if (TLS_UNTRUSTED.has(code)) {
+        return `the TLS certificate of ${target} is not trusted (${err.message}): add its CA as tlsConfig.ca, or set tlsConfig.insecureSkipVerify: true`;
+      }
+      if (code.startsWith('HPE_')) return `${target} sent an invalid HTTP response (${err.message})`;
+      return `${target}: ${errorText(e)}`;
+  }
 }

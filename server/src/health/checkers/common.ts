@@ -3,12 +3,13 @@
 // worded for a person. The connection plumbing itself lives in server/src/connections.
 import { z } from 'zod';
 import type { EnvValue } from '../../connections/envValue.js';
-import { describeError, SpecError } from '../../connections/errors.js';
+import { describeError, errorText, SpecError } from '../../connections/errors.js';
 import { formatDuration } from '../../connections/duration.js';
 import type { CheckContext, CheckResult } from '../checker.js';
 
-// Checkers throw SpecError from the spec-reading code; re-exported so they keep importing it from here.
-export { SpecError } from '../../connections/errors.js';
+// Checkers throw SpecError from the spec-reading code and word errors with these; they live in the
+// connection plumbing (connections/errors.ts) and are re-exported so checkers keep importing them from here.
+export { describeNetworkError, errorText, SpecError } from '../../connections/errors.js';
 
 const scriptSchema = z.looseObject({
   expr: z.string().optional(),
@@ -47,11 +48,6 @@ export async function resolveValue(
   }
 }
 
-export function errorText(e: unknown): string {
-  if (e instanceof Error) return e.message || e.name;
-  return String(e);
-}
-
 /** A failed result; `invalid` when the spec itself is at fault. */
 export function fail(error: string, data: Record<string, unknown> = {}, extra: Partial<CheckResult> = {}): CheckResult {
   return { pass: false, error, data, ...extra };
@@ -82,64 +78,6 @@ export function deadline(ctx: CheckContext, ms?: number): AbortSignal {
   const signal = AbortSignal.any([ctx.signal, own.signal]);
   signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
   return signal;
-}
-
-interface NodeError extends Error {
-  code?: string;
-  syscall?: string;
-  hostname?: string;
-  address?: string;
-  port?: number;
-}
-
-const TLS_UNTRUSTED = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-]);
-
-/** A network error worded for a person, naming what was being reached ("connection refused: 127.0.0.1:1"). */
-export function describeNetworkError(e: unknown, target: string): string {
-  const err = e as NodeError;
-  const code = err?.code ?? '';
-  const host = target.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1');
-  switch (code) {
-    case 'ECONNREFUSED':
-      return `connection refused: ${target}`;
-    case 'ENOTFOUND':
-      return `host not found: ${err.hostname ?? host} (DNS has no address for it)`;
-    case 'EAI_AGAIN':
-      return `could not resolve ${err.hostname ?? host}: the DNS server did not answer (temporary failure)`;
-    case 'ECONNRESET':
-      return `connection reset by ${target}`;
-    case 'EPIPE':
-      return `connection closed by ${target} while sending`;
-    case 'ETIMEDOUT':
-      return `connection to ${target} timed out`;
-    case 'EHOSTUNREACH':
-      return `host unreachable: ${target} (no route to host)`;
-    case 'ENETUNREACH':
-      return `network unreachable: ${target}`;
-    case 'EADDRNOTAVAIL':
-      return `cannot connect to ${target}: address not available`;
-    case 'CERT_HAS_EXPIRED':
-      return `the TLS certificate of ${target} has expired`;
-    case 'CERT_NOT_YET_VALID':
-      return `the TLS certificate of ${target} is not valid yet`;
-    case 'ERR_TLS_CERT_ALTNAME_INVALID':
-      return `the TLS certificate of ${target} does not cover the host name ${host} (${err.message})`;
-    case 'ERR_SSL_WRONG_VERSION_NUMBER':
-    case 'EPROTO':
-      return `TLS handshake with ${target} failed: is the port serving TLS? (${err.message})`;
-    default:
-      if (TLS_UNTRUSTED.has(code)) {
-        return `the TLS certificate of ${target} is not trusted (${err.message}): add its CA as tlsConfig.ca, or set tlsConfig.insecureSkipVerify: true`;
-      }
-      if (code.startsWith('HPE_')) return `${target} sent an invalid HTTP response (${err.message})`;
-      return `${target}: ${errorText(e)}`;
-  }
 }
 
 /**
