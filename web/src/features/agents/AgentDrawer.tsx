@@ -52,7 +52,7 @@ export function AgentDrawer({
       <SheetContent
         title={title}
         className="lg:w-[40rem] 2xl:max-w-[40rem]"
-        header={<h2 className="text-base font-semibold text-foreground">{title}</h2>}
+        header={<div className="text-base font-semibold text-foreground">{title}</div>}
       >
         {body}
       </SheetContent>

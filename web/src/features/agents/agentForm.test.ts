@@ -91,11 +91,12 @@ describe('the agent form', () => {
 });
 
 describe('agent names', () => {
-  it('take the letters, digits, dots, underscores and hyphens the server accepts, up to 63', () => {
+  it('take the letters, digits, dots, underscores and hyphens the server accepts, up to 63, not leading with a symbol', () => {
     const named = (name: string) => messages({ ...emptyAgentForm(), name });
     expect(named('edge-1.berlin_a')).toEqual([]);
     expect(named('x'.repeat(63))).toEqual([]);
     expect(named('x'.repeat(64))).toEqual([`name: ${AGENT_NAME_MESSAGE}`]);
     expect(named('edge site')).toEqual([`name: ${AGENT_NAME_MESSAGE}`]);
+    expect(named('-edge')).toEqual([`name: ${AGENT_NAME_MESSAGE}`]);
   });
 });

@@ -5,9 +5,9 @@
 import { z } from 'zod';
 
 export const REQUIRED = 'This field is required';
-/** The server's rule for agent names (docs/api.md "Agents", /generate). */
-export const AGENT_NAME_PATTERN = /^[A-Za-z0-9._-]{1,63}$/;
-export const AGENT_NAME_MESSAGE = 'Use at most 63 letters, digits, ".", "_" or "-"';
+/** The server's rule for agent names (docs/api.md "Agents", server/src/agents/generate.ts). */
+export const AGENT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+export const AGENT_NAME_MESSAGE = 'Use at most 63 letters, digits, ".", "_" or "-", starting with a letter or digit';
 
 /** Kubernetes scrape intervals (spec/1 §9); 30m by default, off by default. */
 export const KUBERNETES_INTERVALS = ['1m', '5m', '10m', '30m', '1h', '2h', '6h', '12h', '24h'] as const;
