@@ -1,6 +1,7 @@
 // HTTP wiring: authentication for /api, identity and data endpoints, the web console for the rest.
 import { Hono } from 'hono';
 import type { AppContext } from '../app.js';
+import { agentRoutes, upstreamRoutes } from '../agents/api.js';
 import { authenticate, errorBody, HttpError, requirePermission, type AuthEnv } from '../auth/middleware.js';
 import { identityRoutes } from '../auth/routes.js';
 import { catalogQueryRoutes, resourceSearchRoutes } from '../catalog/queries/api.js';
@@ -68,6 +69,8 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
   app.route('/api/event-queue', eventQueueRoutes({ db: ctx.db }));
   app.route('/api/logs', logsRoutes({ db: ctx.db, identity }));
   app.route('/api/logging_backends', loggingBackendRoutes({ db: ctx.db, identity }));
+  app.route('/api/agent', agentRoutes({ db: ctx.db, identity }));
+  app.route('/api/upstream', upstreamRoutes({ db: ctx.db, identity }));
 
   app.route(
     '/api/db',
