@@ -1,11 +1,10 @@
 // The interface every playbook action type implements (one module per type in this folder), and
 // what the runner hands it. Actions reach systems through the shared connection plumbing
-// (server/src/connections; `http` still through the health http checker), so a playbook reaches a
-// system exactly the way a check of the same kind does.
+// (server/src/connections: httpRequest.ts, script.ts, sql.ts), so a playbook reaches a system exactly
+// the way a check of the same kind does.
 import type { z } from 'zod';
 import type { Mailer } from '../../auth/mailer.js';
 import type { Queryable } from '../../db/database.js';
-import type { CheckContext } from '../../health/checker.js';
 import { connectionResolver, type ConnectionContext } from '../../connections/resolve.js';
 import { resolveEnvValue } from '../../connections/envValue.js';
 
@@ -48,14 +47,4 @@ export function abortText(ctx: ActionContext): string {
   const reason: unknown = ctx.signal.reason;
   if (reason instanceof Error && /^timed out/i.test(reason.message)) return reason.message;
   return 'the action was cancelled before it finished';
-}
-
-/** The health checkers' context for an action: its signal, and connections/secrets resolved the same way. */
-export function checkContext(ctx: ActionContext): CheckContext {
-  return {
-    canary: { id: ctx.playbook.id, name: ctx.playbook.name, namespace: ctx.playbook.namespace, labels: {} },
-    signal: ctx.signal,
-    timeoutMs: ctx.timeoutMs,
-    ...connectionContext(ctx),
-  };
 }
