@@ -5,6 +5,24 @@ import { openDatabase } from './app.js';
 import { migrate } from './db/migrate.js';
 import { applyFile } from './cliApply.js';
 import { VERSION } from './version.js';
+import { agentOptionsFrom, startAgent, type AgentOptions } from './agents/agentMode.js';
+
+async function runAgent(options: AgentOptions): Promise<void> {
+  const agent = await startAgent(options);
+  console.log(
+    `Opsdeck agent${options.name ? ` ${options.name}` : ''} ${VERSION} listening on ${agent.opsdeck.ctx.config.publicUrl} (embedded PGlite in ${options.dataDir}); pushing to ${options.upstream}`,
+  );
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal} received, shutting down`);
+    await agent.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
 
 const USAGE = `Usage: opsdeck <command> [options]
 
@@ -14,6 +32,13 @@ Commands:
                       NotificationSilence, ...) from a YAML or JSON file (- for standard input) to a
                       running server: --server URL (or OPSDECK_URL, default http://localhost:8080) and
                       --token TOKEN (or OPSDECK_TOKEN), an access token of a user allowed to write them.
+  agent --upstream URL --token T [--name N] [--data-dir D] [--port P]
+                      Run as an agent: this build's engines (health checks, scrapers, topology) on
+                      their own embedded database (--data-dir, default ./data-agent[-N]), its API on
+                      --port (default 8081; apply resources to it with opsdeck apply --server), and
+                      push what they produce to the upstream Opsdeck with the agent's access token
+                      (Settings → Agents). Environment: OPSDECK_UPSTREAM_URL, OPSDECK_AGENT_TOKEN,
+                      OPSDECK_AGENT_NAME, DATA_DIR, PORT.
   migrate             Apply pending database migrations and exit.
   version             Print the version.
   help                Show this help.
@@ -26,7 +51,15 @@ export async function runCli(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     strict: false,
-    options: { file: { type: 'string', short: 'f' }, server: { type: 'string' }, token: { type: 'string' } },
+    options: {
+      file: { type: 'string', short: 'f' },
+      server: { type: 'string' },
+      token: { type: 'string' },
+      upstream: { type: 'string' },
+      name: { type: 'string' },
+      'data-dir': { type: 'string' },
+      port: { type: 'string' },
+    },
   });
   const command = positionals[0] ?? 'help';
   switch (command) {
@@ -42,6 +75,9 @@ export async function runCli(argv: string[]): Promise<number> {
     }
     case 'start':
       await import('./main.js');
+      return -1; // keep running
+    case 'agent':
+      await runAgent(agentOptionsFrom(values));
       return -1; // keep running
     case 'migrate': {
       const db = await openDatabase(loadConfig());

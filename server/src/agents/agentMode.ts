@@ -1,0 +1,76 @@
+// `opsdeck agent`: the same build on its own embedded database with its engines (health, catalog,
+// topology), plus the pusher that sends what they produce to the upstream.
+import path from 'node:path';
+import { startOpsdeck, type Opsdeck } from '../app.js';
+import { AgentPusher, type PusherOptions } from './pusher.js';
+
+export interface AgentOptions {
+  upstream: string;
+  token: string;
+  name?: string;
+  dataDir?: string;
+  port?: number;
+  host?: string;
+  pusher?: Partial<PusherOptions>;
+}
+
+export interface RunningAgent {
+  opsdeck: Opsdeck;
+  pusher: AgentPusher;
+  close(): Promise<void>;
+}
+
+export function agentOptionsFrom(
+  values: Record<string, string | boolean | undefined>,
+  env: NodeJS.ProcessEnv = process.env,
+): AgentOptions {
+  const str = (v: string | boolean | undefined) => (typeof v === 'string' && v !== '' ? v : undefined);
+  const upstream = str(values.upstream) ?? env.OPSDECK_UPSTREAM_URL;
+  const token = str(values.token) ?? env.OPSDECK_AGENT_TOKEN;
+  if (!upstream) throw new Error('opsdeck agent: give the upstream with --upstream URL (or OPSDECK_UPSTREAM_URL)');
+  try {
+    new URL(upstream);
+  } catch {
+    throw new Error(`opsdeck agent: --upstream must be a URL such as https://opsdeck.example.com, got "${upstream}"`);
+  }
+  if (!token) throw new Error('opsdeck agent: give the access token with --token T (or OPSDECK_AGENT_TOKEN)');
+  const port = str(values.port) ?? env.PORT;
+  if (port !== undefined && !/^\d+$/.test(port))
+    throw new Error(`opsdeck agent: --port must be a number, got "${port}"`);
+  const name = str(values.name) ?? env.OPSDECK_AGENT_NAME;
+  return {
+    upstream,
+    token,
+    name,
+    dataDir: path.resolve(str(values['data-dir']) ?? env.DATA_DIR ?? `data-agent${name ? `-${name}` : ''}`),
+    port: port === undefined ? 8081 : Number(port),
+  };
+}
+
+export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
+  // Always the embedded database: the push cursors rely on its one-transaction-at-a-time commits.
+  const opsdeck = await startOpsdeck({
+    databaseUrl: undefined,
+    dataDir: options.dataDir,
+    port: options.port,
+    ...(options.host ? { host: options.host } : {}),
+    demo: false,
+    engines: true,
+  });
+  const pusher = new AgentPusher(opsdeck.ctx.db, {
+    upstream: options.upstream,
+    token: options.token,
+    name: options.name,
+    version: opsdeck.ctx.version,
+    ...options.pusher,
+  });
+  pusher.start();
+  return {
+    opsdeck,
+    pusher,
+    async close() {
+      await pusher.stop();
+      await opsdeck.close();
+    },
+  };
+}
