@@ -3,9 +3,8 @@
 // stored in Opsdeck's shape; rows that came from YAML or the CLI (source not UI) stay read-only here.
 import type { FieldProblem } from '@opsdeck/common';
 import type { Queryable } from '../db/database.js';
-import { targetIds } from '../notifications/writeGuards.js';
 import { ApiError } from '../rest/errors.js';
-import type { WriteGuard } from '../rest/writeGuards.js';
+import { targetIds, type WriteGuard } from '../rest/writeGuards.js';
 import { UUID } from '../resources/routes.js';
 import { backendRowProblems, normalizeBackendSpec } from './resource.js';
 

@@ -1,20 +1,10 @@
-// The pure parts of applying rules and guarding /api/db writes: which rows a PATCH names, a form row
-// written back as a Notification resource, URL and expression checks.
+// The pure parts of applying rules and guarding /api/db writes: a form row written back as a
+// Notification resource, URL and expression checks.
 import { describe, expect, it } from 'vitest';
 import { expressionProblem, urlProblem } from './resource.js';
-import { notificationResourceFromRow, targetIds } from './writeGuards.js';
+import { notificationResourceFromRow } from './writeGuards.js';
 
 const A = '0f8fad5b-d9cb-469f-a165-70867728950e';
-const B = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
-
-describe('targetIds', () => {
-  it('reads id=eq and id=in filters and nothing else', () => {
-    expect(targetIds([['id', `eq.${A}`]])).toEqual([A]);
-    expect(targetIds([['id', `in.(${A},"${B}")`]])).toEqual([A, B]);
-    expect(targetIds([['name', 'eq.x']])).toBeUndefined();
-    expect(targetIds([['id', 'eq.not-a-uuid']])).toEqual([]);
-  });
-});
 
 describe('notificationResourceFromRow', () => {
   it('writes a form row as a Notification with durations as text', () => {

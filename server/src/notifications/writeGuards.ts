@@ -11,7 +11,7 @@ import {
 } from '@opsdeck/common';
 import type { Queryable } from '../db/database.js';
 import { ApiError } from '../rest/errors.js';
-import type { WriteGuard, WriteGuardInput } from '../rest/writeGuards.js';
+import { targetIds, type WriteGuard, type WriteGuardInput } from '../rest/writeGuards.js';
 import { UUID } from '../resources/routes.js';
 import { formatPath } from '../resources/yaml.js';
 import { expressionProblem, findConnection, findPlaybook, NOTIFICATION_API_VERSION, urlProblem } from './resource.js';
@@ -23,19 +23,6 @@ type Row = Record<string, unknown>;
 /** Columns that are not the rule itself: a PATCH of only these (a soft delete) is not re-validated. */
 const BOOKKEEPING = new Set(['deleted_at', 'updated_at', 'error', 'error_at']);
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** The ids a PATCH/PUT names (`id=eq.x`, `id=in.(x,y)`); undefined when it names none. */
-export function targetIds(query: [string, string][]): string[] | undefined {
-  const ids: string[] = [];
-  for (const [key, value] of query) {
-    if (key !== 'id') continue;
-    const eq = /^eq\.(.+)$/.exec(value);
-    const list = /^in\.\((.*)\)$/.exec(value);
-    if (eq) ids.push(eq[1]!);
-    else if (list) ids.push(...list[1]!.split(',').map((s) => s.trim().replace(/^"|"$/g, '')));
-  }
-  return ids.length ? ids.filter((id) => UUID.test(id)) : undefined;
-}
 
 async function storedRows(db: Queryable, table: string, ids: string[]): Promise<Row[]> {
   if (!ids.length) return [];

@@ -4,6 +4,7 @@
 // (defaults filled, names canonical) or throws an ApiError(400) saying what is wrong. The rows of a
 // body that is not JSON rows are left for the REST layer to refuse as usual.
 import type { Queryable } from '../db/database.js';
+import { UUID } from '../resources/routes.js';
 
 export interface WriteGuardInput {
   method: 'POST' | 'PATCH' | 'PUT';
@@ -17,6 +18,19 @@ export interface WriteGuardInput {
 export type WriteGuard = (input: WriteGuardInput) => Promise<Record<string, unknown>[]>;
 
 export type WriteGuards = ReadonlyMap<string, WriteGuard>;
+
+/** The ids a PATCH/PUT names (`id=eq.x`, `id=in.(x,y)`); undefined when it names none. */
+export function targetIds(query: [string, string][]): string[] | undefined {
+  const ids: string[] = [];
+  for (const [key, value] of query) {
+    if (key !== 'id') continue;
+    const eq = /^eq\.(.+)$/.exec(value);
+    const list = /^in\.\((.*)\)$/.exec(value);
+    if (eq) ids.push(eq[1]!);
+    else if (list) ids.push(...list[1]!.split(',').map((s) => s.trim().replace(/^"|"$/g, '')));
+  }
+  return ids.length ? ids.filter((id) => UUID.test(id)) : undefined;
+}
 
 /** Parses a write body into rows; undefined when it is not JSON objects. */
 export function bodyRows(body: string): { rows: Record<string, unknown>[]; array: boolean } | undefined {
