@@ -110,7 +110,10 @@ export default function AgentsPage() {
           cell: (c) => <span className="text-muted whitespace-nowrap">{c.getValue()}</span>,
         }),
         column.accessor('created_at', { header: 'Created At', cell: (c) => muted(formatDateTime(c.getValue())) }),
-      ].map((def) => ({ ...def, enableSorting: isSortableAgentColumn(def.id ?? '') })),
+      ].map((def) => {
+        const id = def.id ?? ('accessorKey' in def ? String(def.accessorKey) : '');
+        return { ...def, enableSorting: isSortableAgentColumn(id) };
+      }),
     [now],
   );
 

@@ -34,6 +34,7 @@ describe('install snippets', () => {
     expect(line).toContain('-e OPSDECK_UPSTREAM_URL=https://ops.example.com');
     expect(line).toContain('-e OPSDECK_AGENT_TOKEN=tok_ABC.123');
     expect(line).toContain('-e OPSDECK_AGENT_NAME=edge-1');
+    expect(line).toContain('-v opsdeck-agent-edge-1:/data -e DATA_DIR=/data');
     expect(line.endsWith('ghcr.io/opsdeck/opsdeck:0.4.0 agent')).toBe(true);
     expect(containerCommand({ ...target, version: undefined })).toContain('ghcr.io/opsdeck/opsdeck:latest agent');
   });

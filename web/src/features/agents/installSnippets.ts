@@ -62,7 +62,7 @@ export function containerCommand(t: InstallTarget): string {
   const name = `opsdeck-agent-${dnsName(t.agentName)}`;
   return multiline([
     `docker run -d --name ${name} --restart unless-stopped`,
-    `-v ${name}:/data`,
+    `-v ${name}:/data -e DATA_DIR=/data`,
     `-e OPSDECK_UPSTREAM_URL=${shellQuote(t.upstreamUrl)}`,
     `-e OPSDECK_AGENT_TOKEN=${shellQuote(t.token)}`,
     `-e OPSDECK_AGENT_NAME=${shellQuote(t.agentName)}`,
