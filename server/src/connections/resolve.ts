@@ -34,21 +34,42 @@ export interface TimedConnectionContext extends ConnectionContext {
   timeoutMs: number;
 }
 
-/** Looks stored connections up by reference in `db`, for ConnectionContext.connection. */
+const STORED_CONNECTION_COLUMNS =
+  'name, namespace, type, url, username, password, certificate, insecure_tls, properties';
+
+/**
+ * Looks stored connections up by reference in `db`, for ConnectionContext.connection:
+ * `connection://<type>/<name>`, `connection://<name>`, `<namespace>/<name>` or a bare name.
+ */
 export function connectionResolver(db: Queryable): (ref: string) => Promise<ResolvedConnection | undefined> {
   return async (ref) => {
     const m = /^connection:\/\/(?:([^/]+)\/)?(.+)$/.exec(ref);
     const type = m?.[1] ?? null;
-    const name = m?.[2] ?? ref;
+    let name = m?.[2] ?? ref;
+    let namespace: string | null = null;
+    const slash = m ? -1 : ref.indexOf('/');
+    if (slash > 0) [namespace, name] = [ref.slice(0, slash), ref.slice(slash + 1)];
     const { rows } = await db.query<StoredConnection>(
-      `SELECT name, namespace, type, url, username, password, certificate, insecure_tls, properties FROM connections
-       WHERE name = $1 AND ($2::text IS NULL OR lower(type) = lower($2)) AND deleted_at IS NULL ORDER BY created_at LIMIT 1`,
-      [name, type],
+      `SELECT ${STORED_CONNECTION_COLUMNS} FROM connections
+       WHERE name = $1 AND ($2::text IS NULL OR lower(type) = lower($2)) AND ($3::text IS NULL OR namespace = $3)
+         AND deleted_at IS NULL ORDER BY created_at LIMIT 1`,
+      [name, type, namespace],
     );
     // Secrets decrypted; secret:// and configmap:// references read from Kubernetes (references.ts).
     const c = rows[0];
     return c && openConnection(c);
   };
+}
+
+/** The first stored connection of one of `types` (by namespace, then name), opened; undefined when none. */
+export async function firstConnectionOfType(db: Queryable, types: string[]): Promise<ResolvedConnection | undefined> {
+  const { rows } = await db.query<StoredConnection>(
+    `SELECT ${STORED_CONNECTION_COLUMNS} FROM connections WHERE deleted_at IS NULL AND lower(type) = ANY($1)
+     ORDER BY namespace, name LIMIT 1`,
+    [types.map((t) => t.toLowerCase())],
+  );
+  const c = rows[0];
+  return c && openConnection(c);
 }
 
 /** canary-checker's inline `Connection`: a connection reference, or a URL and credentials. */

@@ -4,7 +4,8 @@
 //
 // Where a responder goes:
 //   - the team's spec.responder_clients[type].connection names a connection (`name`,
-//     `namespace/name` or `connection://<type>/<name>`): smtp(s):// URLs send mail with the
+//     `namespace/name` or `connection://<type>/<name>`, resolved by connections/resolve.ts, secrets
+//     decrypted and secret:// / configmap:// references read): smtp(s):// URLs send mail with the
 //     connection's username and password, http(s):// URLs receive a JSON POST;
 //   - otherwise email uses the server's SMTP (SMTP_URL, SMTP_FROM), and other types the first
 //     connection whose type is the responder type (http(s) URL: JSON POST);
@@ -12,7 +13,7 @@
 import { RESPONDER_TYPE_LABELS, isResponderType, validateResponderFields, type ResponderType } from '@opsdeck/common';
 import { createMailer, type Mailer } from '../auth/mailer.js';
 import type { Database, Queryable } from '../db/database.js';
-import { openSecret } from '../secrets.js';
+import { connectionResolver, firstConnectionOfType, type ResolvedConnection } from '../connections/resolve.js';
 import { IncidentInputError, isUuid, setActor } from './service.js';
 
 export interface ResponderInput {
@@ -35,15 +36,6 @@ interface TeamRow {
   id: string;
   name: string;
   spec: { responder_clients?: Record<string, { defaults?: Record<string, unknown>; connection?: string }> } | null;
-}
-
-interface ConnectionRow {
-  name: string;
-  type: string;
-  url: string | null;
-  username: string | null;
-  password: string | null;
-  properties: Record<string, unknown> | null;
 }
 
 /** Validates the body, fills the team's defaults, and returns the responder to insert. */
@@ -130,26 +122,17 @@ export interface Delivery {
 }
 
 /** Finds the connection a responder goes through: the team's named one, else one of the type. */
-async function findConnection(db: Queryable, type: string, named: string | undefined): Promise<ConnectionRow | null> {
-  const cols = 'name, type, url, username, password, properties';
+async function findConnection(
+  db: Queryable,
+  type: string,
+  named: string | undefined,
+): Promise<ResolvedConnection | undefined> {
   if (named) {
-    const m = /^connection:\/\/([^/]+)\/(.+)$/.exec(named);
-    const ref = m ? m[2]! : named;
-    const [namespace, name] = ref.includes('/') ? ref.split('/', 2) : [null, ref];
-    const { rows } = await db.query<ConnectionRow>(
-      `SELECT ${cols} FROM connections WHERE deleted_at IS NULL AND name = $1 AND ($2::text IS NULL OR namespace = $2)
-       ORDER BY namespace LIMIT 1`,
-      [name, namespace],
-    );
-    if (!rows[0]) throw new Error(`the connection "${named}" named by the team does not exist`);
-    return rows[0];
+    const conn = await connectionResolver(db)(named);
+    if (!conn) throw new Error(`the connection "${named}" named by the team does not exist`);
+    return conn;
   }
-  const types = type === 'email' ? ['smtp', 'email'] : [type];
-  const { rows } = await db.query<ConnectionRow>(
-    `SELECT ${cols} FROM connections WHERE deleted_at IS NULL AND lower(type) = ANY($1) ORDER BY namespace, name LIMIT 1`,
-    [types],
-  );
-  return rows[0] ?? null;
+  return firstConnectionOfType(db, type === 'email' ? ['smtp', 'email'] : [type]);
 }
 
 interface IncidentRef {
@@ -160,17 +143,17 @@ interface IncidentRef {
   status: string;
 }
 
-function smtpUrlOf(conn: ConnectionRow): string {
+function smtpUrlOf(conn: ResolvedConnection): string {
   const url = new URL(conn.url!);
   if (conn.username) url.username = encodeURIComponent(conn.username);
-  const password = openSecret(conn.password);
+  const password = conn.password;
   if (password) url.password = encodeURIComponent(password);
   return url.toString();
 }
 
-async function postJson(conn: ConnectionRow, payload: unknown, timeoutMs: number): Promise<Delivery> {
+async function postJson(conn: ResolvedConnection, payload: unknown, timeoutMs: number): Promise<Delivery> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
-  const password = openSecret(conn.password);
+  const password = conn.password;
   if (conn.username || password)
     headers.authorization = `Basic ${Buffer.from(`${conn.username ?? ''}:${password ?? ''}`).toString('base64')}`;
   const res = await fetch(conn.url!, {
