@@ -4,9 +4,11 @@
 // `relationship`), parent references (Kubernetes ownerReferences and namespaces) and a health
 // derived from Kubernetes-style status fields.
 import crypto from 'node:crypto';
+import type { LogSelector } from '@opsdeck/common';
 import { JSONPath } from 'jsonpath-plus';
 import { evaluateCel, evaluateJsonPath, renderTemplate, runJavascript } from '../expr/index.js';
 import { normalize } from './changes.js';
+import { itemLogSelectors } from './logs.js';
 import type { BaseScraperSpec, RawDocument, RelationshipRule, TransformSpec } from './scraper.js';
 
 export type Health = 'healthy' | 'unhealthy' | 'warning' | 'unknown';
@@ -43,6 +45,8 @@ export interface ScrapedItem {
   config: unknown;
   format: 'json' | 'yaml';
   source: string;
+  /** Where its logs are (the entry's `logs`, rendered over the config); null: none said. */
+  logs?: LogSelector[] | null;
   /** The first owner reference (or namespace) becomes parent_id. */
   parent?: ItemRef;
   links: ItemLink[];
@@ -246,6 +250,7 @@ async function toItems(spec: BaseScraperSpec, doc: RawDocument, part: unknown, l
       config: normalize(config),
       format: doc.format ?? 'json',
       source: label,
+      logs: itemLogSelectors(spec.logs, (f) => lookupField(f, config)),
       links: [],
     };
     // Owner references: the first is the parent; all become relationships.

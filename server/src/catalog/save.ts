@@ -1,7 +1,7 @@
 // Writes one scrape of a ScrapeConfig to the catalog, in one transaction: new items, changed items
 // with their `diff` change (repeats inside the window counted on the same row), reappearing items
 // undeleted, items missing from a complete scrape soft-deleted after the stale age (with a `DELETE`
-// change), parents and relationships, insights upserted and resolved, the per-item counts
+// change), log selectors, parents and relationships, insights upserted and resolved, the per-item counts
 // (changes in 30 days, open insights by severity) and the events (config.created|updated|deleted|
 // <health>).
 import crypto from 'node:crypto';
@@ -10,6 +10,7 @@ import { evaluateCel } from '../expr/index.js';
 import { analyze, type Finding } from './analyzers/rules.js';
 import { changeFingerprint, describeChange, normalize, sameJson, type ConfigDiff } from './changes.js';
 import type { ItemRef, ScrapedItem } from './extract.js';
+import { saveLogSelectors } from './logs.js';
 import type { AnalysisRule } from './scrapeConfig.js';
 
 /** Rows per statement in batched writes. */
@@ -239,6 +240,10 @@ async function saveIn(tx: Queryable, scraped: ScrapedItem[], opts: SaveOptions):
        WHERE c.id = r.id`,
       [JSON.stringify(chunk)],
     ),
+  );
+  await saveLogSelectors(
+    tx,
+    [...items].map(([key, it]) => ({ id: ids.get(key)!, logs: it.logs ?? null })),
   );
   await batched(touched, (chunk) =>
     tx.query(`UPDATE config_items SET last_scraped_time = now() WHERE id = ANY($1::uuid[])`, [chunk]),

@@ -23,6 +23,7 @@ import {
   type ResourceDocument,
 } from '../resources/yaml.js';
 import { compileCel } from '../expr/index.js';
+import { scraperLogsProblems } from './logs.js';
 import type { BaseScraperSpec, Scraper } from './scraper.js';
 
 export const SCRAPE_CONFIG_API_VERSION = 'configs.flanksource.com/v1';
@@ -140,6 +141,7 @@ export function parseScrapeConfig(
       try {
         const parsed = validate({ data: entry, locate: doc.locate }, scraper.schema, path) as BaseScraperSpec;
         checkScripts(parsed, path, error);
+        scraperLogsProblems(parsed.logs, [...path, 'logs'], error);
         entries.push({ type: key, index, spec: parsed });
       } catch (e) {
         if (e instanceof ResourceErrors) errors.push(...e.errors);

@@ -1,11 +1,12 @@
 // The interface every scraper type implements (one module per type under scrapers/), the fields all
-// scraper entries share (id, name, type, class, items, format, transform, labels, tags), and what a
+// scraper entries share (id, name, type, class, items, format, transform, labels, tags, logs), and what a
 // run gives a scraper. A scraper only reads its source and returns documents; extract.ts turns them
 // into catalog items with the shared fields.
 import { z } from 'zod';
 import type { TimedConnectionContext } from '../connections/resolve.js';
 import { durationSchema } from '../connections/duration.js';
 import { envValueSchema } from '../connections/envValue.js';
+import { scraperLogsSchema, type ScraperLogs } from './logs.js';
 
 /** A Lookup as config-db writes it: a literal `value`, a CEL `expr` or a Go-template `template`. */
 const lookupSchema = z.union([
@@ -78,6 +79,8 @@ export const baseScraperFields = {
   labels: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
   tags: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
   timeout: durationSchema.optional(),
+  /** Where each item's logs are (catalog/logs.ts): [{name, backend, type, selector|labels}], templated. */
+  logs: scraperLogsSchema.optional(),
 };
 
 export { durationSchema, envValueSchema };
@@ -94,6 +97,7 @@ export interface BaseScraperSpec {
   labels?: Record<string, string>;
   tags?: Record<string, string>;
   timeout?: string | number;
+  logs?: ScraperLogs;
   [key: string]: unknown;
 }
 
