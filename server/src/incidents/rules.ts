@@ -25,14 +25,14 @@ import { z } from 'zod';
 import type { Database, Queryable } from '../db/database.js';
 import { durationToMs, parseDuration, renderTemplate } from '../expr/index.js';
 import { ResourceError, ResourceErrors, validate, type ResourceDocument } from '../resources/yaml.js';
+import { globToLike } from '../selectors/glob.js';
 import {
-  globToLike,
   matchesLabels,
   parseLabelSelector,
   requiredLabels,
   stringList,
   type LabelRequirement,
-} from '../topology/selectors.js';
+} from '../selectors/labelSelector.js';
 import { createIncident } from './service.js';
 
 export const INCIDENT_RULE_API_VERSION = 'mission-control.flanksource.com/v1';

@@ -1,8 +1,8 @@
-// Topology selectors, pure: name globs ("web-*") as SQL LIKE patterns and the stable id a selector is
-// stored under; Kubernetes-style label selectors come from the shared ../selectors/labelSelector.ts.
+// Topology selectors, pure: the stable id a selector is stored under; name globs ("web-*") as SQL LIKE
+// patterns and Kubernetes-style label selectors come from the shared ../selectors/.
 import crypto from 'node:crypto';
 
-// Label selectors are shared plumbing (../selectors/labelSelector.ts); re-exported for this engine's modules.
+// Label selectors and name globs are shared plumbing (../selectors/); re-exported for this engine's modules.
 export {
   matchesLabels,
   parseLabelSelector,
@@ -10,11 +10,7 @@ export {
   stringList,
   type LabelRequirement,
 } from '../selectors/labelSelector.js';
-
-/** A name glob (`*` any run of characters) → a LIKE pattern with `\` as the escape. */
-export function globToLike(glob: string): string {
-  return glob.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
-}
+export { globToLike } from '../selectors/glob.js';
 
 /** A JSON text with object keys sorted, so equal selectors give equal ids. */
 export function canonicalJson(value: unknown): string {
