@@ -1,6 +1,6 @@
 // Connection plumbing shared by every engine (health, catalog, topology, playbooks): EnvValues and
 // stored connections resolved into a target, errors worded for a person, child processes and bash
-// scripts, SQL queries, durations.
+// scripts, SQL queries, HTTP requests, durations.
 export {
   envValueSchema,
   envVarSchema,
@@ -13,6 +13,7 @@ export {
   connectionEndpoint,
   connectionFields,
   connectionResolver,
+  firstConnectionOfType,
   interpolateCredentials,
   resolveField,
   resolveTarget,
@@ -21,8 +22,30 @@ export {
   type ConnectionSpec,
   type ResolvedConnection,
   type Target,
+  type TimedConnectionContext,
 } from './resolve.js';
-export { abortable, connectFailure, describeError, liftSocketError, SpecError } from './errors.js';
+export {
+  abortable,
+  connectFailure,
+  describeError,
+  describeNetworkError,
+  errorText,
+  liftSocketError,
+  SpecError,
+} from './errors.js';
+export {
+  HttpRedirectError,
+  hostPort,
+  MAX_CONTENT_BYTES,
+  prepareHttpRequest,
+  responseJson,
+  sendHttpRequest,
+  urlWithoutCredentials,
+  type HttpHop,
+  type HttpRequestSpec,
+  type HttpResponse,
+  type PreparedHttpRequest,
+} from './httpRequest.js';
 export {
   baseEnv,
   findOnPath,
