@@ -1,18 +1,17 @@
 // /agents (spec/1 §2–§4, §8, issue 17): an admin creates an agent, reads the Installation Instructions
 // with its one-time token, starts a real `opsdeck agent` process with that token and sees the agent go
-// Online; then deletes it, answering Yes to the cleanup question, and the agent's token stops working.
+// Online with the check it runs pushed here; then deletes it, answering Yes to the cleanup question: what
+// it pushed is soft-deleted and its token stops working.
 // Also: the drawers open from the query string (?addAgent=true, ?id=), a name is required, and a
 // refused create (a duplicate name) shows the server's message as a toast.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, it } from 'vitest';
+import { startAgent, type AgentProcess } from './agentProcess.js';
 import { expect, expectToast, pathOf, SCREENS_DIR, useConsole, waitForUrl } from './harness.js';
 
 const app = useConsole();
-const root = path.resolve(import.meta.dirname, '../..');
 
 const AGENT = 'edge-berlin';
 /** Tokens read from the install dialog, by agent name (the tests of this file run in order). */
@@ -44,56 +43,28 @@ async function stored(name: string): Promise<StoredAgent | undefined> {
   return rows[0];
 }
 
-/** The agent mode of this build as a child process: its own embedded database, pushing to `upstream`. */
-interface AgentProcess {
-  child: ChildProcess;
-  output(): string;
-  stop(): Promise<void>;
-}
-
 const agents: AgentProcess[] = [];
 afterAll(async () => {
   for (const a of agents) await a.stop();
 });
 
-function startAgent(upstream: string, token: string): AgentProcess {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'opsdeck-agent-e2e-'));
-  let output = '';
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'server/src/cli.ts',
-      'agent',
-      '--upstream',
-      upstream,
-      '--token',
-      token,
-      '--data-dir',
-      dataDir,
-      '--port',
-      '0',
-    ],
-    { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn', OPSDECK_DEMO: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] },
+/** The canary the agent runs: an HTTP check of the upstream itself, every 5 s. */
+const canary = (upstream: string) => `apiVersion: canaries.flanksource.com/v1
+kind: Canary
+metadata: {name: edge-web}
+spec:
+  schedule: "@every 5s"
+  http:
+    - name: edge-upstream-about
+      url: ${upstream}/api/about
+`;
+
+async function agentChecks(agentId: string): Promise<{ id: string; deleted_at: string | null }[]> {
+  const { rows } = await app.db.query<{ id: string; deleted_at: string | null }>(
+    'SELECT id, deleted_at FROM checks WHERE agent_id = $1',
+    [agentId],
   );
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const agent: AgentProcess = {
-    child,
-    output: () => output,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-  agents.push(agent);
-  return agent;
+  return rows;
 }
 
 describe('agents', () => {
@@ -178,15 +149,18 @@ describe('agents', () => {
     const page = await app.adminPage();
     await page.goto('/agents?sortBy=name&sortOrder=asc');
     await row(page, AGENT).waitFor();
-    const agent = startAgent(app.url, tokens.get(AGENT)!);
-    // The agent starts its own embedded database (a few seconds), then pings the upstream.
-    const deadline = Date.now() + 120_000;
-    while (!(await stored(AGENT))?.last_seen) {
-      if (agent.child.exitCode !== null)
-        throw new Error(`the agent exited with ${agent.child.exitCode}: ${agent.output()}`);
-      if (Date.now() > deadline) throw new Error(`the agent did not ping within 120 s: ${agent.output().slice(-2000)}`);
+    const agent = await startAgent({ upstream: app.url, token: tokens.get(AGENT)!, name: AGENT });
+    agents.push(agent);
+    expect(await agent.apply('/api/canary', canary(app.url))).toBe(201);
+    // The agent pings, runs its check and pushes the check and its statuses, stamped with its id.
+    const { id } = (await stored(AGENT))!;
+    const deadline = Date.now() + 60_000;
+    while (!(await agentChecks(id)).length) {
+      if (Date.now() > deadline)
+        throw new Error(`no check arrived from the agent in 60 s: ${agent.output().slice(-2000)}`);
       await new Promise((r) => setTimeout(r, 250));
     }
+    expect((await stored(AGENT))?.last_seen).not.toBeNull();
     await page.getByRole('button', { name: 'Refresh' }).click();
     await row(page, AGENT).getByText('Online').waitFor();
     // Sorted on the server by the query string's column.
@@ -197,6 +171,7 @@ describe('agents', () => {
       page,
       (u) => u.searchParams.get('sortOrder') === 'desc' && u.searchParams.get('sortBy') === 'name',
     );
+    expect(await row(page, AGENT).getByRole('cell').nth(5).textContent()).not.toBe('');
     await shoot(page, 'agents-list-online');
     await agent.stop();
   });
@@ -239,6 +214,10 @@ describe('agents', () => {
     const deleted = await stored(AGENT);
     expect(deleted?.deleted_at).not.toBeNull();
     expect(deleted?.cleanup).toBe(true);
+    // Cleanup soft-deleted what the agent pushed.
+    const checks = await agentChecks(id);
+    expect(checks.length).toBeGreaterThan(0);
+    expect(checks.every((c) => c.deleted_at !== null)).toBe(true);
     const ping = await fetch(`${app.url}/api/upstream/ping`, {
       headers: { authorization: `Basic ${Buffer.from(`token:${tokens.get(AGENT)}`).toString('base64')}` },
     });
