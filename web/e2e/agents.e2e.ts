@@ -203,6 +203,8 @@ describe('agents', () => {
 
     await drawer(page).getByRole('button', { name: 'Delete' }).click();
     const cleanup = page.getByRole('alertdialog', { name: 'Would you like to delete resources created by agent?' });
+    await cleanup.waitFor();
+    await shoot(page, 'agents-delete-cleanup-question');
     await cleanup.getByRole('button', { name: 'Yes' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Are you sure you want to delete agent?' });
     await confirm.getByRole('button', { name: 'Delete' }).click();
