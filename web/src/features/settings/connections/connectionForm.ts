@@ -33,8 +33,6 @@ export interface FormFieldError {
 
 export const DEFAULT_NAMESPACE = 'default';
 
-// spec/3 §2: "ntfy public host by default". common's table gives it as a placeholder only (the server
-// requires a URL), so the form starts with it filled in.
 const isColumn = (key: string) => (CONNECTION_COLUMNS as readonly string[]).includes(key);
 
 function fieldDefault(field: ConnectionField): string | boolean {
