@@ -6,3 +6,4 @@ export * from './incidents.js';
 export * from './connections.js';
 export * from './notifications.js';
 export * from './logs.js';
+export * from './agents.js';

@@ -1,17 +1,13 @@
 // Registering agents on the upstream: generate (agent + person + token, the token shown once),
 // token rotation, soft delete, and finding the agent behind an authenticated token's person.
 import { z } from 'zod';
+import { agentNameSchema } from '@opsdeck/common/agents';
 import { createToken } from '../auth/tokens.js';
 import { HttpError } from '../auth/middleware.js';
 import { isPgError, type Database, type Queryable } from '../db/database.js';
 
 export const generateRequestSchema = z.object({
-  name: z
-    .string()
-    .regex(
-      /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/,
-      'name is 1-63 letters, digits, ".", "_" or "-", starting with a letter or digit',
-    ),
+  name: agentNameSchema,
   properties: z.record(z.string(), z.string()).optional(),
 });
 export type GenerateRequest = z.infer<typeof generateRequestSchema>;

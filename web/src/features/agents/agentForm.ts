@@ -2,12 +2,12 @@
 // (read-only when editing); properties are the agent's labels as key/value rows; kubernetes
 // {enabled, interval} and pushTelemetry {enabled, topologyName} are the install options: they fill the
 // Helm values and are kept in the agent's properties under reserved keys, so an edit shows them again.
+import { AGENT_NAME_MESSAGE, AGENT_NAME_PATTERN } from '@opsdeck/common/agents';
 import { z } from 'zod';
 
 export const REQUIRED = 'This field is required';
-/** The server's rule for agent names (docs/api.md "Agents", server/src/agents/generate.ts). */
-export const AGENT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
-export const AGENT_NAME_MESSAGE = 'Use at most 63 letters, digits, ".", "_" or "-", starting with a letter or digit';
+/** The server's rule for agent names (docs/api.md "Agents"), shared with server/src/agents/generate.ts. */
+export { AGENT_NAME_MESSAGE, AGENT_NAME_PATTERN } from '@opsdeck/common/agents';
 
 /** Kubernetes scrape intervals (spec/1 §9); 30m by default, off by default. */
 export const KUBERNETES_INTERVALS = ['1m', '5m', '10m', '30m', '1h', '2h', '6h', '12h', '24h'] as const;
