@@ -1,6 +1,6 @@
 // /health: the health dashboard (spec/1 §2). The summary is fetched for the chosen time range
 // and polled at the chosen refresh rate (a superseded request is aborted); search, label filters,
-// Hide Passing, tabs, grouping, sorting and layout all live in the query string and are applied
+// Agent, Hide Passing, tabs, grouping, sorting and layout all live in the query string and are applied
 // here, in the browser. ?checkId= opens the check drawer.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
@@ -72,6 +72,7 @@ export default function HealthPage() {
   const filterKey = JSON.stringify([
     view.query,
     view.labels,
+    view.agent,
     view.hidePassing,
     view.tab,
     view.tabBy,

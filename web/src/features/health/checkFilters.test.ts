@@ -204,3 +204,19 @@ describe('what the dashboard shows', () => {
     expect(healthCounts(all)).toEqual({ passing: 1, failing: 1 });
   });
 });
+
+describe('agent filter', () => {
+  const AGENT = '1b4e28ba-2fa1-11d2-883f-0016d3cca427';
+  const local = check({ agent_id: LOCAL_AGENT_ID });
+  const nullAgent = check({ agent_id: null });
+  const remote = check({ agent_id: AGENT, agent_name: 'edge' });
+  const all = [local, nullAgent, remote];
+  const base = { query: '', labels: {}, hidePassing: false, tabBy: 'namespace', tab: ALL_TAB };
+
+  it('keeps every check for all, the local ones for local, one agent by id', () => {
+    expect(visibleChecks(all, { ...base, agent: 'all' })).toHaveLength(3);
+    expect(visibleChecks(all, base)).toHaveLength(3);
+    expect(filterForTabs(all, { ...base, agent: 'local' }).map((c) => c.id)).toEqual([local.id, nullAgent.id]);
+    expect(visibleChecks(all, { ...base, agent: AGENT }).map((c) => c.id)).toEqual([remote.id]);
+  });
+});

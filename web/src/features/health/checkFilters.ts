@@ -2,6 +2,7 @@
 // filters (tri-state per label value), tabs (namespace, agent or a label key), groups (canary,
 // name prefix, description, type or a label key) and sorting. Pure functions over summary items.
 import { checkHealth, groupHealth, uptimePercent, type GroupHealth } from '@opsdeck/common/healthChecks';
+import { matchesAgent, type AgentFilter } from '@opsdeck/common/agents';
 import type { TriStateMap } from '@opsdeck/common/triState';
 import { LOCAL_AGENT_ID, type CheckSummary } from './types';
 
@@ -221,14 +222,22 @@ export interface DashboardFilters {
   query: string;
   hidePassing: boolean;
   labels: TriStateMap;
+  /** The Agent filter (all when left out). */
+  agent?: AgentFilter;
   tabBy: string;
   /** The selected tab value, or 'all'. */
   tab: string;
 }
 
-/** Checks after search and labels: what the tabs and the passing/failing counts are about. */
-export function filterForTabs(checks: readonly CheckSummary[], f: Pick<DashboardFilters, 'query' | 'labels'>) {
-  return checks.filter((c) => matchesSearch(c, f.query) && matchesLabels(c, f.labels));
+/** Checks after search, labels and agent: what the tabs and the passing/failing counts are about. */
+export function filterForTabs(
+  checks: readonly CheckSummary[],
+  f: Pick<DashboardFilters, 'query' | 'labels' | 'agent'>,
+) {
+  const agent = f.agent ?? 'all';
+  return checks.filter(
+    (c) => matchesSearch(c, f.query) && matchesLabels(c, f.labels) && matchesAgent(c.agent_id, agent),
+  );
 }
 
 /** The checks of the selected tab, without passing ones when Hide Passing is on. */

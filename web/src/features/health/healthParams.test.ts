@@ -22,7 +22,7 @@ describe('health dashboard query string', () => {
   it('reads every parameter of a shared link', () => {
     const v = readHealthView(
       new URLSearchParams(
-        'timeRange=1w&layout=card&checkId=abc&labels=%7B%22env%3Dprod%22%3A1%2C%22team%3Dx%22%3A-1%7D&query=api' +
+        'timeRange=1w&layout=card&checkId=abc&labels=%7B%22env%3Dprod%22%3A1%2C%22team%3Dx%22%3A-1%7D&agent=local&query=api' +
           '&sortBy=uptime&sortDesc=true&groupBy=type&tabBy=team&tab=payments&hidePassing=false&pivotBy=labels&pivotLabel=env&pivotCellType=uptime',
       ),
     );
@@ -31,6 +31,7 @@ describe('health dashboard query string', () => {
       layout: 'card',
       checkId: 'abc',
       labels: { 'env=prod': 1, 'team=x': -1 },
+      agent: 'local',
       query: 'api',
       sortBy: 'uptime',
       sortDesc: true,
@@ -77,5 +78,14 @@ describe('summary time range', () => {
     expect(summaryStart('2w')).toBe('2w');
     expect(summaryStart('1mo')).toBe('43200m');
     expect(summaryStart('1y')).toBe('525600m');
+  });
+
+  it('keeps the Agent filter in the URL (all is the default)', () => {
+    expect(readHealthView(new URLSearchParams()).agent).toBe('all');
+    expect(readHealthView(new URLSearchParams('agent=local')).agent).toBe('local');
+    expect(readHealthView(new URLSearchParams('agent=nonsense')).agent).toBe('all');
+    const id = '1b4e28ba-2fa1-11d2-883f-0016d3cca427';
+    expect(writeHealthView(new URLSearchParams(), { agent: id }).get('agent')).toBe(id);
+    expect(writeHealthView(new URLSearchParams('agent=local'), { agent: 'all' }).has('agent')).toBe(false);
   });
 });

@@ -1,8 +1,9 @@
 // The health dashboard's state in the query string (spec/1 §2 "Health dashboard"; defaults of §9):
-// timeRange, layout, checkId, labels, query, sortBy, sortDesc, groupBy, tabBy, hidePassing, the
+// timeRange, layout, checkId, labels, agent, query, sortBy, sortDesc, groupBy, tabBy, hidePassing, the
 // pivot parameters, and the selected tab. Reading fills in the defaults; writing a default value
 // removes the parameter, so links stay short.
 import { durationMinutes, TIME_RANGE_OPTIONS } from '@opsdeck/common/timeRange';
+import { readAgentFilter, type AgentFilter } from '@opsdeck/common/agents';
 import { decodeTriStateJson, encodeTriStateJson, type TriStateMap } from '@opsdeck/common/triState';
 import { ALL_TAB, isSortField, type SortField } from './checkFilters';
 
@@ -14,6 +15,8 @@ export interface HealthView {
   layout: Layout;
   checkId: string | undefined;
   labels: TriStateMap;
+  /** The Agent filter: all, local or an agent id (applied in the browser, like the labels). */
+  agent: AgentFilter;
   query: string;
   sortBy: SortField;
   sortDesc: boolean;
@@ -35,6 +38,7 @@ export const HEALTH_DEFAULTS = {
   tabBy: 'namespace',
   tab: ALL_TAB,
   hidePassing: true,
+  agent: 'all',
 } as const;
 
 const isTimeRange = (v: string | null): v is string => !!v && (TIME_RANGE_OPTIONS as readonly string[]).includes(v);
@@ -50,6 +54,7 @@ export function readHealthView(params: URLSearchParams): HealthView {
     layout: params.get('layout') === 'card' ? 'card' : 'table',
     checkId: params.get('checkId') || undefined,
     labels: decodeTriStateJson(params.get('labels')),
+    agent: readAgentFilter(params.get('agent')),
     query: params.get('query') ?? '',
     sortBy: isSortField(sortBy) ? sortBy : HEALTH_DEFAULTS.sortBy,
     sortDesc: bool('sortDesc', HEALTH_DEFAULTS.sortDesc),

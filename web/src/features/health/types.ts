@@ -22,6 +22,8 @@ export interface CheckSummary {
   canary_name: string;
   canary_namespace: string;
   agent_id: string | null;
+  /** The agent's name for checks pushed by an agent (null for local checks). */
+  agent_name?: string | null;
   labels: Record<string, string> | null;
   status: 'healthy' | 'unhealthy' | null;
   type: string;

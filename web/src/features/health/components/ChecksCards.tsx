@@ -1,6 +1,7 @@
 // The card layout: one card per check (health, uptime, latency, last transition), under a
 // heading per group when grouping.
 import { checkHealth, groupHealthWord } from '@opsdeck/common/healthChecks';
+import { AgentBadge } from '../../../ui/agent-badge';
 import { cn } from '../../../ui/cn';
 import { formatAge, formatDateTime } from '../../../ui/format';
 import { Skeleton } from '../../../ui/skeleton';
@@ -103,6 +104,7 @@ function CheckCard({ check, onOpen }: { check: CheckSummary; onOpen(c: CheckSumm
             <span className="truncate text-[13.5px] font-semibold" title={check.name}>
               {check.name}
             </span>
+            <AgentBadge name={check.agent_name} />
           </div>
           <div className="truncate text-[12px] text-muted" title={subtitle ?? undefined}>
             {subtitle || `${check.canary_namespace}/${check.canary_name}`}

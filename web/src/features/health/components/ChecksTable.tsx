@@ -7,6 +7,7 @@ import { groupHealthWord } from '@opsdeck/common/healthChecks';
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronDown, ChevronRight } from 'lucide-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { AgentBadge } from '../../../ui/agent-badge';
 import { cn } from '../../../ui/cn';
 import { NO_DATA } from '../../../ui/data-table';
 import { formatAge, formatDateTime } from '../../../ui/format';
@@ -310,8 +311,11 @@ function CheckRow({
         <div className="flex min-w-0 items-center gap-2.5">
           <CheckIcon icon={check.icon} type={check.type} />
           <div className="min-w-0">
-            <div className="truncate text-[13.5px] font-medium text-foreground" title={check.name}>
-              {check.name}
+            <div className="flex min-w-0 items-center gap-1.5">
+              <div className="truncate text-[13.5px] font-medium text-foreground" title={check.name}>
+                {check.name}
+              </div>
+              <AgentBadge name={check.agent_name} />
             </div>
             {subtitle && (
               <div className="truncate text-[12px] text-muted" title={subtitle}>

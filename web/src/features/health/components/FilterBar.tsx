@@ -1,8 +1,9 @@
-// The filter bar above the checks: search (debounced 400 ms), Group By, Tab By and the
+// The filter bar above the checks: search (debounced 400 ms), Agent, Group By, Tab By and the
 // table/card layout switch.
 import { LayoutGrid, Search, Table2, X } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { cn } from '../../../ui/cn';
+import { AgentFilterSelect } from '../../agents/AgentFilterSelect';
 import { Input, Select } from '../../../ui/input';
 import { GROUP_BY_FIELDS, type LabelKeyInfo } from '../checkFilters';
 import type { HealthView, HealthViewChange } from '../healthParams';
@@ -76,6 +77,7 @@ export function FilterBar({
           </button>
         )}
       </div>
+      <AgentFilterSelect value={view.agent} onChange={(agent) => update({ agent })} />
       <label className="flex items-center gap-2 text-[13px] text-muted">
         <span className="whitespace-nowrap">Group By</span>
         <Select
