@@ -237,9 +237,9 @@ describe.each(databaseKinds())('playbooks on %s', (kind) => {
     // Positions are in the text as sent (the second document starts on line 12).
     expect(errors.errors).toEqual([
       expect.objectContaining({
-        message: 'spec.runsOn: running playbooks on agents (runsOn) is not supported yet (line 17, column 11)',
+        message: 'spec.runsOn[0]: no agent "agent-1" (runsOn takes agent names, or local) (line 17, column 12)',
         line: 17,
-        column: 11,
+        column: 12,
       }),
     ]);
     // Nothing of a refused file is stored, not even its valid documents.

@@ -46,7 +46,7 @@ describe('Playbook resource', () => {
     expect(def.spec.parameters[0]).toMatchObject({ name: 'count', default: 3 });
   });
 
-  it('reads approval and on triggers, and still refuses runsOn by name at its line', () => {
+  it('reads approval, on triggers and runsOn, and still refuses templatesOn by name at its line', () => {
     const def = parse(`  approval:
     type: all
     approvers: {people: [a@b.c], teams: [sre]}
@@ -62,12 +62,13 @@ describe('Playbook resource', () => {
     expect(def.spec.approval).toEqual({ type: 'all', approvers: { people: ['a@b.c'], teams: ['sre'] } });
     expect(def.spec.on?.check).toEqual([{ event: 'failed', filter: "check.type == 'http'", labels: { app: 'web' } }]);
     expect(def.spec.on?.webhook?.path).toBe('deploy/hook');
-    const errors = errorsOf(`  runsOn: [agent-1]
+    expect(parse(`  runsOn: [edge-1]\n  actions: [{name: a, exec: {script: "true"}}]\n`).spec.runsOn).toEqual(['edge-1']);
+    const errors = errorsOf(`  templatesOn: agent
   actions:
     - name: a
       exec: {script: "true"}
 `);
-    expect(errors).toEqual([expect.objectContaining({ path: 'spec.runsOn', line: 7 })]);
+    expect(errors).toEqual([expect.objectContaining({ path: 'spec.templatesOn', line: 7 })]);
   });
 
   it('refuses unknown approval types and trigger fields, and bad webhook paths, at their lines', () => {

@@ -1,7 +1,8 @@
 // The Playbook resource (mission-control.flanksource.com/v1, kind Playbook): validated as users
 // write it, with line and column for every problem. `approval` and `on` are checked in
 // triggerSpec.ts, `filters` in filters.ts, `retry` in retry.ts; what Opsdeck cannot run yet
-// (runsOn/templatesOn, action types such as logs or ai) is refused by name, never ignored.
+// (templatesOn, action-level runsOn, action types such as logs or ai) is refused by name, never
+// ignored. `spec.runsOn` names the agent that executes the runs (references.ts checks it exists).
 import { z } from 'zod';
 import { ExpressionError } from '../expr/index.js';
 import { isDuration } from '../connections/duration.js';
@@ -57,6 +58,8 @@ export interface PlaybookSpec extends PlaybookSelectors {
   filters?: string[];
   approval?: PlaybookApproval;
   on?: PlaybookTriggers;
+  /** Agent names (or `local`): the first one executes the runs (runsOn.ts). */
+  runsOn?: string[];
 }
 
 export interface PlaybookDefinition extends StoredResource {
@@ -88,7 +91,7 @@ const actionSchema = z.looseObject({
   delay: z.string().optional(),
   timeout: duration.optional(),
   retry: retrySchema.optional(),
-  runsOn: unsupported('running actions on agents (runsOn) is not supported yet'),
+  runsOn: unsupported('runsOn is set on the playbook (spec.runsOn), not on one action'),
   templatesOn: unsupported('templatesOn is not supported yet'),
 });
 
@@ -108,7 +111,9 @@ const specSchema = z.looseObject({
   filters: z.array(z.string({ error: 'a filter is a CEL expression' })).optional(),
   approval: approvalSchema.optional(),
   on: triggersSchema.optional(),
-  runsOn: unsupported('running playbooks on agents (runsOn) is not supported yet'),
+  runsOn: z
+    .array(z.string({ error: 'runsOn lists agent names (or local)' }).trim().min(1, 'an agent name is required'))
+    .optional(),
   templatesOn: unsupported('templatesOn is not supported yet'),
   env: unsupported('playbook-level env is not supported yet: set env on each exec action'),
 });
@@ -228,6 +233,7 @@ export function parsePlaybook(doc: ResourceDocument): PlaybookDefinition {
       ...(spec.filters?.length ? { filters: spec.filters } : {}),
       ...(approval ? { approval } : {}),
       ...(on ? { on } : {}),
+      ...(spec.runsOn?.length ? { runsOn: spec.runsOn } : {}),
     },
     title: spec.title?.trim() || resource.metadata.name,
     icon: spec.icon ?? null,

@@ -118,8 +118,11 @@ describe('Playbook actions, retries, artifacts, filters and parameters', () => {
     expect(errors).toContain('spec.actions[0].exec.artifacts[0].path: path is required');
     expect(errors).toContain('spec.actions[0].exec.artifacts[0]: name: an artifact has only path');
     expect(errors).toContain('spec.actions[1].ai: the ai action is not supported yet');
-    expect(errorsOf(`  runsOn: [agent]\n  actions: [{name: a, exec: {script: "true"}}]\n`)).toEqual([
-      '7: spec.runsOn: running playbooks on agents (runsOn) is not supported yet (line 7, column 11)',
+    expect(errorsOf(`  templatesOn: host\n  actions: [{name: a, exec: {script: "true"}}]\n`)).toEqual([
+      '7: spec.templatesOn: templatesOn is not supported yet (line 7, column 16)',
+    ]);
+    expect(errorsOf(`  actions: [{name: a, runsOn: [x], exec: {script: "true"}}]\n`)).toEqual([
+      '7: spec.actions[0].runsOn: runsOn is set on the playbook (spec.runsOn), not on one action (line 7, column 31)',
     ]);
   });
 });

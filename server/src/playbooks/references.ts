@@ -1,9 +1,10 @@
 // What a Playbook names that lives in the database, checked at apply with line and column: its
 // approvers (people by email, name or id; teams by name or id) exist, and its webhook path is not
-// taken by another live playbook. Also the lookups approvals use to resolve approvers.
+// taken by another live playbook, and the agents of its runsOn exist. Also the lookups approvals use to resolve approvers.
 import type { Queryable } from '../db/database.js';
 import { formatPath, ResourceError, ResourceErrors, type Path, type ResourceDocument } from '../resources/yaml.js';
 import type { PlaybookDefinition } from './playbook.js';
+import { agentIdByName, LOCAL_RUNNER } from './runsOn.js';
 import type { PlaybookApproval } from './triggerSpec.js';
 
 export async function findPerson(db: Queryable, ref: string): Promise<string | undefined> {
@@ -59,6 +60,9 @@ export async function checkReferences(
     for (const [i, ref] of approval.approvers.teams.entries())
       if (!(await findTeam(db, ref))) error(['spec', 'approval', 'approvers', 'teams', i], `no team "${ref}"`);
   }
+  for (const [i, name] of (def.spec.runsOn ?? []).entries())
+    if (name !== LOCAL_RUNNER && !(await agentIdByName(db, name)))
+      error(['spec', 'runsOn', i], `no agent "${name}" (runsOn takes agent names, or local)`);
   const path = def.spec.on?.webhook?.path;
   if (path) {
     const { rows } = await db.query<{ namespace: string; name: string }>(

@@ -9,6 +9,7 @@
 // server stopped) is marked failed instead of repeating side effects.
 import os from 'node:os';
 import { createMailer, type Mailer } from '../auth/mailer.js';
+import { NO_AGENT } from '../db/agents.js';
 import type { Database, Queryable } from '../db/database.js';
 import { parseDuration } from '../connections/duration.js';
 import { delayMs, evaluateCondition, type RunState } from './conditions.js';
@@ -149,8 +150,9 @@ export class PlaybookRunner {
          lease_until = now() + make_interval(secs => $3::double precision / 1000),
          status = 'running', start_time = CASE WHEN due.was = 'running' THEN r.start_time ELSE now() END
        FROM (SELECT id, status AS was FROM playbook_runs
-             WHERE (status IN ('pending', 'scheduled') AND scheduled_time <= now())
-                OR (status = 'running' AND (lease_until IS NULL OR lease_until < now()))
+             WHERE agent_id = '${NO_AGENT}' -- runs assigned to an agent (runsOn) are that agent's
+               AND ((status IN ('pending', 'scheduled') AND scheduled_time <= now())
+                OR (status = 'running' AND (lease_until IS NULL OR lease_until < now())))
              ORDER BY scheduled_time LIMIT $2 FOR UPDATE SKIP LOCKED) due
        WHERE r.id = due.id RETURNING r.id, due.was`,
       [this.owner, room, this.leaseMs],

@@ -9,6 +9,7 @@ import { parseSchedule } from '../jobs/schedule.js';
 import type { AppliedResource } from '../resources/apply.js';
 import type { MatchableResource, ResourceKind } from '../selectors/resourceSelector.js';
 import { parseStoredPlaybook, type PlaybookDefinition } from './playbook.js';
+import { runAgent } from './runsOn.js';
 import { emitSpecApprovalUpdated } from './specApproval.js';
 import type { PlaybookApproval } from './triggerSpec.js';
 
@@ -199,11 +200,14 @@ export async function queueRun(
 ): Promise<{ id: string; scheduled_time: Date; status: string }> {
   const ids = { config: null as string | null, component: null as string | null, check: null as string | null };
   if (r.resource) ids[r.resource.kind] = r.resource.id;
-  const status = r.approval ? 'pending_approval' : 'pending';
+  // runsOn: the run is assigned to that agent (its agent claims it); a vanished agent fails it at once.
+  const agent = await runAgent(db, r.spec);
+  const status = agent.error ? 'failed' : r.approval ? 'pending_approval' : 'pending';
   const { rows } = await db.query<{ id: string; scheduled_time: Date; status: string }>(
     `INSERT INTO playbook_runs (playbook_id, status, spec, parameters, config_id, component_id, check_id, parent_id,
-       created_by, trigger, request)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id, scheduled_time, status`,
+       created_by, trigger, request, agent_id, error, end_time)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, CASE WHEN $13::text IS NULL THEN NULL ELSE now() END)
+     RETURNING id, scheduled_time, status`,
     [
       r.playbookId,
       status,
@@ -216,10 +220,12 @@ export async function queueRun(
       r.createdBy,
       JSON.stringify(r.trigger ?? { type: 'manual' }),
       r.request ? JSON.stringify(r.request) : null,
+      agent.agentId,
+      agent.error ?? null,
     ],
   );
   const run = rows[0]!;
-  if (r.approval) {
+  if (r.approval && !agent.error) {
     await db.query('INSERT INTO event_queue (name, properties) VALUES ($1, $2)', [
       APPROVAL_EVENT,
       JSON.stringify({
