@@ -82,6 +82,15 @@ describe('request SQL', () => {
     expect(() => summarySql({ groupBy: ['type', 'type'] })).toThrow(/listed twice/);
   });
 
+  it('narrows the summary to one agent, or to this instance for local', () => {
+    const id = '1b4e28ba-2fa1-11d2-883f-0016d3cca427';
+    const one = summarySql({ agent: id });
+    expect(one.sql).toContain('ci.agent_id = $1::uuid');
+    expect(one.params).toEqual([id]);
+    expect(summarySql({ agent: 'local' }).params).toEqual(['00000000-0000-0000-0000-000000000000']);
+    expect(summarySql({}).sql).not.toContain('ci.agent_id');
+  });
+
   it('reads maintained 30-day counts and counts rows for other look-backs', () => {
     expect(summarySql({ changes: { since: '30d' } }).sql).not.toContain('config_changes');
     expect(summarySql({ changes: { since: '7d' } }).sql).toContain('config_changes');

@@ -2,6 +2,7 @@
 // per group with health, status, insight and change counts and cost, in one SQL statement.
 import { z } from 'zod';
 import type { Database } from '../../db/database.js';
+import { NO_AGENT } from '../../db/agents.js';
 import {
   containsPattern,
   itemField,
@@ -27,6 +28,8 @@ export const summaryRequestSchema = z.strictObject({
   analysis: since.optional(),
   cost: z.string().optional(),
   search: z.string().max(200).optional(),
+  /** The items of one agent (its id) or of this instance ('local'). */
+  agent: z.union([z.literal('local'), z.guid()]).optional(),
 });
 export type SummaryRequest = z.infer<typeof summaryRequestSchema>;
 
@@ -69,6 +72,9 @@ export function summarySql(req: SummaryRequest): { sql: string; params: unknown[
   }
   if (req.health) where.push(...listCondition("coalesce(ci.health, 'unknown')", parseListFilter(req.health), params));
   if (req.status) where.push(...listCondition('ci.status', parseListFilter(req.status), params));
+  // Items of this instance have no agent_id (or the all-zero one).
+  if (req.agent === 'local') where.push(`(ci.agent_id IS NULL OR ci.agent_id = ${params.add(NO_AGENT)}::uuid)`);
+  else if (req.agent) where.push(`ci.agent_id = ${params.add(req.agent)}::uuid`);
   if (req.search?.trim()) {
     const p = params.add(containsPattern(req.search.trim()));
     where.push(

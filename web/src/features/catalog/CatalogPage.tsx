@@ -42,6 +42,7 @@ export default function CatalogPage() {
     filter: summaryFilter(view.labels, tagEntries),
     health: triStateToList(view.health),
     status: triStateToList(view.status),
+    ...(view.agent !== 'all' && { agent: view.agent }),
     changes: { since: '30d' },
     analysis: { since: '30d' },
     cost: '30d',

@@ -7,6 +7,7 @@ import { PanelRightClose, PanelRightOpen } from 'lucide-react';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { NavLink, useParams } from 'react-router';
 import { errorMessage } from '../../api/client';
+import { AgentBadge } from '../../ui/agent-badge';
 import { Alert } from '../../ui/alert';
 import { Breadcrumb } from '../../ui/breadcrumb';
 import { Button } from '../../ui/button';
@@ -74,6 +75,7 @@ export default function ConfigDetailPage({ tab = 'config' }: { tab?: ConfigTab }
                 <span className="inline-flex items-center gap-1.5">
                   {config.name ?? config.id}
                   <DeletedMarker deletedAt={config.deleted_at} />
+                  <AgentBadge name={config.agent?.name} />
                 </span>
               ),
             },

@@ -2,6 +2,7 @@
 // the grouped summary, changes and config links through /api/catalog, one item with its tab
 // counts (config_detail), insights, related items (rpc/related_configs_recursive), linked checks
 // and components, scrapers and their job runs.
+import { NO_AGENT, type AgentFilter } from '@opsdeck/common/agents';
 import { triStateSplit, type TriStateMap } from '@opsdeck/common/triState';
 import { api, request } from '../../api/client';
 import { db, quoteListItem, totalFromContentRange, type ListResult } from '../../api/postgrest';
@@ -28,9 +29,13 @@ export const LIST_COLUMNS =
 /** A value inside a logic tree (or=(…)): quoted when it holds PostgREST syntax. */
 const logicValue = (v: string) => quoteListItem(v);
 
-/** The `and=(…)` conditions of the list: search over name, type, description and namespace; labels against labels and tags. */
-export function listConditions(search: string, labels: TriStateMap): string | undefined {
+/**
+ * The `and=(…)` conditions of the list: search over name, type, description and namespace; labels against
+ * labels and tags; for the local agent filter, items without an agent (null or the all-zero id).
+ */
+export function listConditions(search: string, labels: TriStateMap, agent: AgentFilter = 'all'): string | undefined {
   const parts: string[] = [];
+  if (agent === 'local') parts.push(`or(agent_id.is.null,agent_id.eq.${NO_AGENT})`);
   const text = search.trim().replace(/\*/g, '');
   if (text) {
     const pattern = logicValue(`*${text}*`);
@@ -62,13 +67,14 @@ export const catalogApi = {
     if (view.configType) q.eq('type', view.configType);
     q.includeExclude('status', triStateSplit(view.status));
     q.includeExclude('health', triStateSplit(view.health));
+    if (view.agent !== 'all' && view.agent !== 'local') q.eq('agent_id', view.agent);
     if (hideDeleted) q.is('deleted_at', null);
     const ascending = view.sortOrder !== 'desc';
     if (view.sortBy === 'type') q.order('type', { ascending }).order('name', { ascending });
     else q.order(view.sortBy, { ascending, nulls: 'last' }).order('id');
     q.page(view.pageIndex, view.pageSize);
     const params = q.toSearchParams();
-    const and = listConditions(view.search, view.labels);
+    const and = listConditions(view.search, view.labels, view.agent);
     if (and) params.set('and', and);
     const res = await request<ConfigListRow[]>('/api/db/config_items', {
       query: params,

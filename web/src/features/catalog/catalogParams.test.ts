@@ -134,3 +134,11 @@ describe('insights and the config tab', () => {
     expect(p.getAll('selected')).toEqual(['3', '5']);
   });
 });
+
+describe('catalog Agent filter', () => {
+  it('reads the agent from the URL and leaves the default out', () => {
+    expect(readCatalogView(new URLSearchParams()).agent).toBe('all');
+    expect(readCatalogView(new URLSearchParams('agent=local')).agent).toBe('local');
+    expect(writeCatalogView(new URLSearchParams('agent=local&pageIndex=2'), { agent: 'all' }).toString()).toBe('');
+  });
+});

@@ -1,19 +1,20 @@
 // The catalog screens' state in the query string (spec/2 §2.1, §2.3, §2.4). Reading fills in the
 // defaults; writing a default or empty value removes the parameter, so links stay short.
 //
-//   /catalog                configType, search, labels, status, health, groupBy (config_class,type),
+//   /catalog                configType, search, labels, status, health, agent, groupBy (config_class,type),
 //                           sortBy (type), sortOrder (asc), groupByProp, pageIndex, pageSize
 //   /catalog/changes        id, summary, source, created_by, external_created_by, changeType,
 //                           severity, configTypes, tags, downstream, upstream, page, pageSize, sortBy,
 //                           sortDirection (+ the time range, default now-2d)
 //   /catalog/insights       component, type, severity, status, analyzer, pageIndex, pageSize (50)
+import { readAgentFilter, type AgentFilter } from '@opsdeck/common/agents';
 import { decodeTriStateList, encodeTriStateList, triStateSplit, type TriStateMap } from '@opsdeck/common/triState';
 
 // ---------------------------------------------------------------------------------------------
 // Catalog list
 
 export const DEFAULT_GROUP_BY = ['config_class', 'type'] as const;
-export const CATALOG_DEFAULTS = { sortBy: 'type', sortOrder: 'asc', pageSize: 50 } as const;
+export const CATALOG_DEFAULTS = { sortBy: 'type', sortOrder: 'asc', pageSize: 50, agent: 'all' } as const;
 
 export interface CatalogView {
   configType: string | undefined;
@@ -22,6 +23,8 @@ export interface CatalogView {
   labels: TriStateMap;
   status: TriStateMap;
   health: TriStateMap;
+  /** The Agent filter: all, local or an agent id (sent to the server). */
+  agent: AgentFilter;
   groupBy: string[];
   sortBy: string;
   sortOrder: 'asc' | 'desc';
@@ -46,6 +49,7 @@ export function readCatalogView(params: URLSearchParams): CatalogView {
     labels: decodeTriStateList(params.get('labels')),
     status: decodeTriStateList(params.get('status')),
     health: decodeTriStateList(params.get('health')),
+    agent: readAgentFilter(params.get('agent')),
     groupBy: groupBy.length ? groupBy : [...DEFAULT_GROUP_BY],
     sortBy: params.get('sortBy') || CATALOG_DEFAULTS.sortBy,
     sortOrder: params.get('sortOrder') === 'desc' ? 'desc' : 'asc',

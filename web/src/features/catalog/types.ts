@@ -67,6 +67,8 @@ export interface SummaryRequest {
   analysis: { since: string };
   cost: string;
   search?: string;
+  /** 'local' or an agent id; left out for every agent. */
+  agent?: string;
 }
 
 export interface ChangeRow {

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Search, SlidersHorizontal } from 'lucide-react';
 import { Button } from '../../../ui/button';
 import { Input, Select } from '../../../ui/input';
+import { AgentFilterSelect } from '../../agents/AgentFilterSelect';
 import { Popover, PopoverContent, PopoverTrigger } from '../../../ui/popover';
 import { Switch } from '../../../ui/switch';
 import { TriStateFilter } from '../../../ui/tri-state-filter';
@@ -103,6 +104,7 @@ export function CatalogFilters({
         value={view.labels}
         onChange={(labels) => update({ labels })}
       />
+      <AgentFilterSelect className="h-8" value={view.agent} onChange={(agent) => update({ agent })} />
       {isSummaryView(view) && (
         <Select
           aria-label="Group by"

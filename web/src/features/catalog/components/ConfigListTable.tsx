@@ -4,6 +4,7 @@
 // Sortable columns have an accessor (TanStack sorts, here on the server, only columns with one).
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo } from 'react';
+import { AgentBadge } from '../../../ui/agent-badge';
 import { DataTable } from '../../../ui/data-table';
 import type { ListState } from '../../../ui/list-state';
 import { hiddenListColumns } from '../listColumns';
@@ -50,6 +51,7 @@ export function ConfigListTable({
               {row.original.name ?? row.original.id}
             </span>
             <DeletedMarker deletedAt={row.original.deleted_at} />
+            <AgentBadge name={row.original.agent?.name} />
           </span>
         ),
       },
