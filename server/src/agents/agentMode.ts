@@ -1,7 +1,9 @@
 // `opsdeck agent`: the same build on its own embedded database with its engines (health, catalog,
-// topology), plus the pusher that sends what they produce to the upstream.
+// topology), plus the pusher that sends what they produce to the upstream, and the poller that runs
+// the playbook runs the upstream assigned to this agent (runsOn).
 import path from 'node:path';
 import { startOpsdeck, type Opsdeck } from '../app.js';
+import { PlaybookPoller } from './playbookPoller.js';
 import { AgentPusher, type PusherOptions } from './pusher.js';
 
 export interface AgentOptions {
@@ -17,6 +19,7 @@ export interface AgentOptions {
 export interface RunningAgent {
   opsdeck: Opsdeck;
   pusher: AgentPusher;
+  playbooks: PlaybookPoller;
   close(): Promise<void>;
 }
 
@@ -65,10 +68,18 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     ...options.pusher,
   });
   pusher.start();
+  const playbooks = new PlaybookPoller(opsdeck.ctx.db, {
+    upstream: options.upstream,
+    token: options.token,
+    version: opsdeck.ctx.version,
+  });
+  playbooks.start();
   return {
     opsdeck,
     pusher,
+    playbooks,
     async close() {
+      await playbooks.stop();
       await pusher.stop();
       await opsdeck.close();
     },
