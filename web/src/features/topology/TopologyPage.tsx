@@ -76,6 +76,8 @@ export default function TopologyPage() {
     meta: { silent: true },
   });
 
+  const liveAgents = useMemo(() => (agents.data ?? []).filter((a) => !a.deleted_at), [agents.data]);
+
   const response = cards.data;
   const root: TopologyComponent | undefined = id ? response?.components.find((c) => c.id === id) : undefined;
   const multiple = !!id && (response?.components.length ?? 0) > 1;
@@ -107,6 +109,7 @@ export default function TopologyPage() {
     incidentsEnabled,
     onSnapshot: setSnapshotOf,
     onLinkIncident: canLinkIncident && incidentsEnabled ? setIncidentOf : undefined,
+    agent: (agentId) => agents.data?.find((a) => a.id === agentId),
   };
 
   const dashboardLink = (() => {
@@ -132,7 +135,7 @@ export default function TopologyPage() {
         teams={response?.teams ?? []}
         healthStatuses={response?.healthStatuses ?? []}
         labels={labels.data ?? []}
-        agents={agents.data ?? []}
+        agents={liveAgents}
         sort={sort}
         sortChoices={sortChoices(shown)}
         onSort={onSort}

@@ -13,6 +13,7 @@ export const CONFIG_SEARCH_LIMIT = 50;
 export interface AgentOption {
   id: string;
   name: string;
+  deleted_at?: string | null;
 }
 
 export interface ConfigOption {
@@ -42,9 +43,9 @@ export const topologyApi = {
         .list(signal)
     ).data,
 
+  /** Every agent, deleted ones too: their components keep the agent's name (the filter lists the others). */
   agents: async (signal?: AbortSignal) =>
-    (await db<AgentOption>('agents').select('id,name').is('deleted_at', null).order('name').limit(200).list(signal))
-      .data,
+    (await db<AgentOption>('agents').select('id,name,deleted_at').order('name').limit(500).list(signal)).data,
 
   /** One page of a side-panel view filtered to a component. */
   panelPage: <Row>(

@@ -15,6 +15,8 @@ import {
 } from 'lucide-react';
 import { Link } from 'react-router';
 import { useCan } from '../../../api/session';
+import { isFromAgent } from '@opsdeck/common/agents';
+import { AgentBadge } from '../../../ui/agent-badge';
 import { Button } from '../../../ui/button';
 import { cn } from '../../../ui/cn';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '../../../ui/menu';
@@ -25,6 +27,7 @@ import { incidentsUrl, insightsUrl, logsUrl } from '../topologyParams';
 import type { TopologyComponent } from '../types';
 import { AvatarStack } from './AvatarStack';
 import { CollapsibleList } from './CollapsibleList';
+import type { AgentOption } from '../topologyApi';
 import { HealthDot } from './HealthDot';
 import { PropertyRow } from './PropertyRow';
 
@@ -36,6 +39,8 @@ export interface CardLinks {
   onSnapshot?(component: TopologyComponent): void;
   /** Given when the user may attach evidence to incidents (and the feature is on). */
   onLinkIncident?(component: TopologyComponent): void;
+  /** The agent that pushed a component, when known. */
+  agent?(agentId: string): AgentOption | undefined;
 }
 
 const HEALTH_BORDER: Record<string, string> = {
@@ -93,6 +98,7 @@ export function TopologyCard({
             >
               {c.name}
             </Link>
+            {isFromAgent(c.agent_id) && <CardAgentBadge agent={links.agent?.(c.agent_id)} />}
           </div>
           <div className="mt-0.5 truncate text-[12px] text-muted">
             {[c.type, c.text].filter(Boolean).join(' · ') || '\u00a0'}
@@ -231,4 +237,8 @@ export function TopologyCard({
       </footer>
     </article>
   );
+}
+
+function CardAgentBadge({ agent }: { agent: AgentOption | undefined }) {
+  return <AgentBadge name={agent?.name} deleted={!!agent?.deleted_at} />;
 }
