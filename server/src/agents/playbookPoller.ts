@@ -112,7 +112,8 @@ export class PlaybookPoller {
        FROM playbook_run_actions WHERE playbook_run_id = $1 ORDER BY action_index, scheduled_time`,
       [runId],
     );
-    const iso = (t: unknown) => (t instanceof Date ? t.toISOString() : ((t as string | null | undefined) ?? null));
+    const iso = (t: unknown) =>
+      t === null || t === undefined ? null : new Date(t instanceof Date ? t : String(t)).toISOString();
     const body: RunReport = {
       status,
       error,

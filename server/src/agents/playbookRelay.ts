@@ -16,7 +16,11 @@ export const AGENT_LOST_ERROR = 'the agent stopped reporting on this run';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_TEXT = 4_000;
 
-const time = z.iso.datetime({ offset: true }).nullable().optional();
+const time = z
+  .string()
+  .refine((t) => !Number.isNaN(Date.parse(t)), 'not a timestamp')
+  .nullable()
+  .optional();
 export const reportSchema = z.object({
   status: z.enum(['running', 'completed', 'failed', 'cancelled']),
   error: z.string().max(MAX_TEXT * 2).nullable().optional(),
