@@ -23,7 +23,11 @@ const time = z
   .optional();
 export const reportSchema = z.object({
   status: z.enum(['running', 'completed', 'failed', 'cancelled']),
-  error: z.string().max(MAX_TEXT * 2).nullable().optional(),
+  error: z
+    .string()
+    .max(MAX_TEXT * 2)
+    .nullable()
+    .optional(),
   actions: z
     .array(
       z.object({
@@ -95,10 +99,12 @@ async function expireLost(db: Database, agentId: string): Promise<void> {
 
 export async function claimAgentRun(db: Database, agentId: string): Promise<ClaimedRun | undefined> {
   await expireLost(db, agentId);
-  const { rows } = await db.query<Omit<ClaimedRun, 'config' | 'component' | 'check' | 'created_by' | 'playbook'> & {
-    playbook_id: string;
-    created_by: string | null;
-  }>(
+  const { rows } = await db.query<
+    Omit<ClaimedRun, 'config' | 'component' | 'check' | 'created_by' | 'playbook'> & {
+      playbook_id: string;
+      created_by: string | null;
+    }
+  >(
     `UPDATE playbook_runs r SET status = 'running', start_time = now(), lease_owner = 'agent:' || $1::text,
        lease_until = now() + make_interval(secs => $2::double precision / 1000)
      FROM (SELECT id FROM playbook_runs WHERE agent_id = $1 AND status IN ('pending', 'scheduled')

@@ -62,7 +62,9 @@ describe('Playbook resource', () => {
     expect(def.spec.approval).toEqual({ type: 'all', approvers: { people: ['a@b.c'], teams: ['sre'] } });
     expect(def.spec.on?.check).toEqual([{ event: 'failed', filter: "check.type == 'http'", labels: { app: 'web' } }]);
     expect(def.spec.on?.webhook?.path).toBe('deploy/hook');
-    expect(parse(`  runsOn: [edge-1]\n  actions: [{name: a, exec: {script: "true"}}]\n`).spec.runsOn).toEqual(['edge-1']);
+    expect(parse(`  runsOn: [edge-1]\n  actions: [{name: a, exec: {script: "true"}}]\n`).spec.runsOn).toEqual([
+      'edge-1',
+    ]);
     const errors = errorsOf(`  templatesOn: agent
   actions:
     - name: a
