@@ -189,9 +189,7 @@ describe.each(databaseKinds())('health engine on %s', (kind) => {
     expect(new Date(ok.next_runtime).getTime()).toBeGreaterThan(Date.now());
     // Settings → Event Queue reads the summary per event name.
     const summary = await api('/api/db/event_queue_summary?name=like.check.*&order=name', { as: viewer });
-    expect(await summary.json()).toEqual([
-      expect.objectContaining({ name: 'check.failed', pending: 1, failed: 0 }),
-    ]);
+    expect(await summary.json()).toEqual([expect.objectContaining({ name: 'check.failed', pending: 1, failed: 0 })]);
   });
 
   it('turns unhealthy when the target breaks, with one transition and one event', async () => {

@@ -156,10 +156,7 @@ const PLURAL: Record<string, string> = {
 function groupTitle(row: RenderRow, env: Payload, names: string[]): string {
   const kind = row.source_event.split('.')[0]!;
   const of = kind === 'check' ? str(obj(env.component)?.name) : undefined;
-  const verb = happened(row.source_event)
-    .replace(/^has /, '')
-    .replace(/^is /, 'are ')
-    .replace(/^was /, 'were ');
+  const verb = happened(row.source_event).replace(/^has /, '').replace(/^is /, 'are ').replace(/^was /, 'were ');
   const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? '…' : '');
   return `${names.length} ${PLURAL[kind] ?? `${kind}s`}${of ? ` of ${of}` : ''} ${verb}: ${shown}`;
 }
