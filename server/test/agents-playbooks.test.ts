@@ -1,7 +1,8 @@
 // A playbook with `runsOn` an agent, run from the upstream: the upstream's own runner never takes it;
 // a real agent child process (`opsdeck agent`, the built CLI) claims it, runs its exec action in its
 // own process (the script prints its parent's pid: the agent process's, not this one's), and reports
-// the action's output, which the upstream's run page (GET /api/playbook/run/:id) shows.
+// the action's output, which the upstream's run page (GET /api/playbook/run/:id) shows; a cancel
+// upstream stops the agent's script.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -40,7 +41,12 @@ interface RunPage {
   status: string;
   agent_id: string;
   error: string | null;
-  actions: { name: string; status: string; result: { stdout?: string; exitCode?: number } | null }[];
+  actions: {
+    name: string;
+    status: string;
+    error: string | null;
+    result: { stdout?: string; exitCode?: number } | null;
+  }[];
 }
 
 describe('a playbook that runs on an agent', () => {
@@ -176,5 +182,27 @@ spec:
     expect(agentChild.pid).not.toBe(process.pid);
     expect(done.actions[0]!.result!.stdout!.trim()).toBe(`ran on ${os.hostname()} under pid ${agentChild.pid}`);
     expect(output).toMatch(/agent playbooks: running default\/on-edge/);
+
+    // A cancel upstream reaches the agent: its script is stopped and the upstream shows the action's end.
+    const slow = await apply(
+      playbook('slow-edge', 'edge-pb').replace(
+        'echo "ran on $(hostname) under pid $PPID"',
+        'echo started; sleep 60; echo "not reached"',
+      ),
+    );
+    expect(slow.status).toBe(201);
+    const slowRunId = await run(((await slow.json()) as { applied: { id: string }[] }).applied[0]!.id);
+    await until(
+      'the slow action to run on the agent',
+      async () => (await runPage(slowRunId)).actions[0]?.status === 'running',
+    );
+    expect((await api(`/api/playbook/run/${slowRunId}/cancel`, { method: 'POST' })).status).toBe(200);
+    const cancelled = await until('the cancelled action to end upstream', async () => {
+      const page = await runPage(slowRunId);
+      return page.actions[0]?.status === 'failed' && page;
+    });
+    expect(cancelled.status).toBe('cancelled');
+    expect(cancelled.actions[0]!.error).toBe('the run was cancelled');
+    expect(cancelled.actions[0]!.result?.stdout ?? '').not.toContain('not reached');
   }, 150_000);
 });
