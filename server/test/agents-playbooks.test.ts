@@ -3,39 +3,16 @@
 // own process (the script prints its parent's pid: the agent process's, not this one's), and reports
 // the action's output, which the upstream's run page (GET /api/playbook/run/:id) shows; a cancel
 // upstream stops the agent's script.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpsdeck, type Opsdeck } from '../src/app.js';
 import { createTestUser, type TestUser } from './helpers/auth.js';
+import { cli, freePort, sleep, spawnNode, stopProcess, until } from './helpers/processes.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const cli = path.join(root, 'server/dist/cli.js');
 const ADMIN = { ADMIN_EMAIL: 'agent-pb-admin@example.test', ADMIN_PASSWORD: 'agent playbook test password' };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(300);
-  }
-}
 
 interface RunPage {
   status: string;
@@ -54,7 +31,7 @@ describe('a playbook that runs on an agent', () => {
   let upstream: Opsdeck;
   let admin: TestUser;
   let agentChild: ChildProcess | undefined;
-  let output = '';
+  let output = () => '';
 
   beforeAll(async () => {
     // With its engines: the upstream's own playbook runner is polling all along.
@@ -69,12 +46,7 @@ describe('a playbook that runs on an agent', () => {
   });
 
   afterAll(async () => {
-    if (agentChild && agentChild.exitCode === null) {
-      const exited = new Promise((r) => agentChild!.once('exit', r));
-      agentChild.kill('SIGTERM');
-      await Promise.race([exited, sleep(10_000)]);
-      if (agentChild.exitCode === null) agentChild.kill('SIGKILL');
-    }
+    if (agentChild) await stopProcess(agentChild, 10_000);
     await upstream?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -146,34 +118,29 @@ spec:
     expect(foreign.status).toBe(403);
 
     const agentPort = await freePort();
-    agentChild = spawn(
-      process.execPath,
+    const agentProcess = spawnNode(
       [cli, 'agent', '--upstream', upstream.url, '--name', 'edge-pb', '--data-dir', path.join(dir, 'agent')],
       {
-        env: {
-          ...process.env,
-          ...ADMIN,
-          OPSDECK_DEMO: 'false',
-          HOST: '127.0.0.1',
-          PORT: String(agentPort),
-          OPSDECK_AGENT_TOKEN: agent.access_token,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+        ...ADMIN,
+        OPSDECK_DEMO: 'false',
+        HOST: '127.0.0.1',
+        PORT: String(agentPort),
+        OPSDECK_AGENT_TOKEN: agent.access_token,
       },
     );
-    agentChild.stdout!.on('data', (d) => (output += d));
-    agentChild.stderr!.on('data', (d) => (output += d));
+    agentChild = agentProcess.child;
+    output = agentProcess.output;
 
     const done = await until(
       'the run to complete upstream',
       async () => {
-        if (agentChild!.exitCode !== null) throw new Error(`agent exited: ${output}`);
+        if (agentChild!.exitCode !== null) throw new Error(`agent exited: ${output()}`);
         const page = await runPage(runId);
         return ['completed', 'failed'].includes(page.status) && page;
       },
       90_000,
     ).catch((e: Error) => {
-      throw new Error(`${e.message}\nagent output:\n${output}`);
+      throw new Error(`${e.message}\nagent output:\n${output()}`);
     });
     expect(done).toMatchObject({ status: 'completed', agent_id: agent.id, error: null });
     expect(done.actions).toHaveLength(1);
@@ -181,7 +148,7 @@ spec:
     expect(done.actions[0]!.result).toMatchObject({ exitCode: 0 });
     expect(agentChild.pid).not.toBe(process.pid);
     expect(done.actions[0]!.result!.stdout!.trim()).toBe(`ran on ${os.hostname()} under pid ${agentChild.pid}`);
-    expect(output).toMatch(/agent playbooks: running default\/on-edge/);
+    expect(output()).toMatch(/agent playbooks: running default\/on-edge/);
 
     // A cancel upstream reaches the agent: its script is stopped and the upstream shows the action's end.
     const slow = await apply(

@@ -2,40 +2,18 @@
 // canary results arrive upstream with its agent_id; the upstream goes away for ~25 s and comes back on
 // the same port and database: every check status arrives, each exactly once; deleting the agent
 // revokes its token: pushes get 401 and the agent says so.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpsdeck, type Opsdeck } from '../src/app.js';
 import { createTestUser, type TestUser } from './helpers/auth.js';
+import { cli, freePort, sleep, spawnNode, stopProcess, until } from './helpers/processes.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const cli = path.join(root, 'server/dist/cli.js');
 const ADMIN = { ADMIN_EMAIL: 'agent-admin@example.test', ADMIN_PASSWORD: 'agent process test password' };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(500);
-  }
-}
 
 describe('an agent process pushing to an upstream', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opsdeck-agents-'));
@@ -44,7 +22,7 @@ describe('an agent process pushing to an upstream', () => {
   let upstream: Opsdeck | undefined;
   let admin: TestUser;
   let agentChild: ChildProcess | undefined;
-  let output = '';
+  let output = () => '';
   let target: http.Server;
 
   const startUpstream = () =>
@@ -59,12 +37,7 @@ describe('an agent process pushing to an upstream', () => {
   });
 
   afterAll(async () => {
-    if (agentChild && agentChild.exitCode === null) {
-      const exited = new Promise((r) => agentChild!.once('exit', r));
-      agentChild.kill('SIGTERM');
-      await Promise.race([exited, sleep(10_000)]);
-      if (agentChild.exitCode === null) agentChild.kill('SIGKILL');
-    }
+    if (agentChild) await stopProcess(agentChild, 10_000);
     await upstream?.close();
     target.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -83,8 +56,7 @@ describe('an agent process pushing to an upstream', () => {
     const agent = (await gen.json()) as { id: string; access_token: string };
 
     const agentPort = await freePort();
-    agentChild = spawn(
-      process.execPath,
+    const agentProcess = spawnNode(
       [
         cli,
         'agent',
@@ -98,21 +70,17 @@ describe('an agent process pushing to an upstream', () => {
         String(agentPort),
       ],
       {
-        env: {
-          ...process.env,
-          ...ADMIN,
-          OPSDECK_DEMO: 'false',
-          HOST: '127.0.0.1',
-          OPSDECK_AGENT_TOKEN: agent.access_token,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+        ...ADMIN,
+        OPSDECK_DEMO: 'false',
+        HOST: '127.0.0.1',
+        OPSDECK_AGENT_TOKEN: agent.access_token,
       },
     );
-    agentChild.stdout!.on('data', (d) => (output += d));
-    agentChild.stderr!.on('data', (d) => (output += d));
+    agentChild = agentProcess.child;
+    output = agentProcess.output;
     const agentUrl = `http://127.0.0.1:${agentPort}`;
     await until('the agent to listen', async () => {
-      if (agentChild!.exitCode !== null) throw new Error(`agent exited: ${output}`);
+      if (agentChild!.exitCode !== null) throw new Error(`agent exited: ${output()}`);
       return (await fetch(`${agentUrl}/api/about`)).ok;
     });
 
@@ -186,8 +154,8 @@ spec:
         [checkId, newest],
       ),
     ).toBe(before.length);
-    expect(output).toMatch(/push failed: upstream unreachable/);
-    expect(output).toMatch(/upstream is back/);
+    expect(output()).toMatch(/push failed: upstream unreachable/);
+    expect(output()).toMatch(/upstream is back/);
 
     // Deleting the agent revokes its token: the next push is refused and the agent logs it.
     const del = await fetch(`${upstream!.url}/api/agent/${agent.id}?cleanup=false`, {
@@ -195,7 +163,7 @@ spec:
       headers: admin.headers,
     });
     expect(del.status).toBe(200);
-    await until('the agent to log the 401', async () => /refused the token \(401\)/.test(output), 30_000);
+    await until('the agent to log the 401', async () => /refused the token \(401\)/.test(output()), 30_000);
     const afterDelete = await upstreamCount(
       'SELECT count(*) AS n FROM checks WHERE agent_id = $1 AND deleted_at IS NULL',
       [agent.id],

@@ -1,78 +1,35 @@
 // Two real server processes on one PostgreSQL handle 1,000 check.failed events end to end (event
 // queue → consumer → send history → delivery → a loopback webhook): every message is sent exactly
 // once. PostgreSQL only (TEST_DATABASE_URL): the embedded database belongs to one process.
-import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from './helpers/databases.js';
+import { root, startServerProcess, stopProcess, type RunningServer } from './helpers/processes.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const EVENTS = 1000;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-interface Running {
-  child: ChildProcess;
-  output: () => string;
-}
-
 /** The server from its TypeScript sources (tsx), engines on, on the given database. */
-async function startServer(databaseUrl: string): Promise<Running> {
-  const port = await freePort();
-  let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
-    cwd: root,
-    env: {
-      ...process.env,
+const startServer = (databaseUrl: string): Promise<RunningServer> =>
+  startServerProcess(
+    ['--import', 'tsx', path.join(root, 'server/src/main.ts')],
+    {
       DATABASE_URL: databaseUrl,
       OPSDECK_DEMO: 'false',
       HOST: '127.0.0.1',
-      PORT: String(port),
       ADMIN_EMAIL: 'admin@example.test',
       ADMIN_PASSWORD: 'replica test password',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${output}`);
-    try {
-      if ((await fetch(`${url}/api/about`)).ok) return { child, output: () => output };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`server did not answer within 90 s: ${output}`);
-}
-
-async function stopServer(s: Running): Promise<void> {
-  if (s.child.exitCode !== null) return;
-  const exited = new Promise<void>((resolve) => s.child.once('exit', () => resolve()));
-  s.child.kill('SIGTERM');
-  await exited;
-}
+    { cwd: root, timeoutMs: 90_000, pollMs: 200 },
+  );
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('two replicas on one PostgreSQL', () => {
   let t: TestDatabase;
   let receiver: http.Server;
   let port = 0;
   const received = new Map<string, number>();
-  const servers: Running[] = [];
+  const servers: RunningServer[] = [];
 
   beforeAll(async () => {
     t = await openTestDatabase('postgres');
@@ -90,7 +47,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two replicas on one PostgreSQL'
     servers.push(...(await Promise.all([startServer(t.url!), startServer(t.url!)])));
   });
   afterAll(async () => {
-    await Promise.all(servers.map(stopServer));
+    await Promise.all(servers.map((s) => stopProcess(s.child)));
     await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
     await t?.close();
   });

@@ -1,63 +1,20 @@
 // The built server as a real child process, the way `npm start` runs it: data survives a restart on
 // the embedded database, the same build runs on PostgreSQL through DATABASE_URL, bad configuration
 // fails fast with a clear message.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase } from './helpers/databases.js';
+import { root, spawnNode, startServerProcess, stopProcess, type RunningServer } from './helpers/processes.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const main = path.join(root, 'server/dist/main.js');
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
+const startServer = (env: Record<string, string>): Promise<RunningServer> =>
+  startServerProcess([main], { OPSDECK_DEMO: 'false', HOST: '127.0.0.1', ...ADMIN, ...env });
 
-interface Running {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-async function startServer(env: Record<string, string>): Promise<Running> {
-  const port = await freePort();
-  let output = '';
-  const child = spawn(process.execPath, [main], {
-    env: { ...process.env, OPSDECK_DEMO: 'false', HOST: '127.0.0.1', ...ADMIN, ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${output}`);
-    try {
-      if ((await fetch(`${url}/api/about`)).ok) return { child, url, output: () => output };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`server did not answer within 60 s: ${output}`);
-}
-
-async function stopServer(s: Running): Promise<number | null> {
-  if (s.child.exitCode !== null) return s.child.exitCode;
-  const exited = new Promise<number | null>((resolve) => s.child.once('exit', (code) => resolve(code)));
-  s.child.kill('SIGTERM');
-  return exited;
-}
+const stopServer = (s: RunningServer) => stopProcess(s.child);
 
 const person = { id: '00000000-0000-4000-8000-00000000abcd', name: 'Persisted Person' };
 
@@ -142,23 +99,18 @@ describe('the server process', () => {
   });
 
   it('fails fast with a clear message on bad configuration', async () => {
-    const bad = spawn(process.execPath, [main], {
-      env: { ...process.env, PORT: 'eighty', OPSDECK_DEMO: 'false' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    bad.stderr!.on('data', (d) => (output += d));
-    const code = await new Promise((resolve) => bad.once('exit', resolve));
-    expect(code).toBe(1);
-    expect(output).toContain('PORT must be a non-negative integer, got "eighty"');
+    const bad = spawnNode([main], { PORT: 'eighty', OPSDECK_DEMO: 'false' });
+    expect(await new Promise((resolve) => bad.child.once('exit', resolve))).toBe(1);
+    expect(bad.output()).toContain('PORT must be a non-negative integer, got "eighty"');
 
-    const unreachable = spawn(process.execPath, [main], {
-      env: { ...process.env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', OPSDECK_DEMO: 'false', PORT: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const unreachable = spawnNode([main], {
+      DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+      OPSDECK_DEMO: 'false',
+      PORT: '0',
     });
-    let out2 = '';
-    unreachable.stderr!.on('data', (d) => (out2 += d));
-    expect(await new Promise((resolve) => unreachable.once('exit', resolve))).toBe(1);
-    expect(out2).toContain('Opsdeck failed to start: cannot connect to PostgreSQL at 127.0.0.1:1/none (DATABASE_URL)');
+    expect(await new Promise((resolve) => unreachable.child.once('exit', resolve))).toBe(1);
+    expect(unreachable.output()).toContain(
+      'Opsdeck failed to start: cannot connect to PostgreSQL at 127.0.0.1:1/none (DATABASE_URL)',
+    );
   });
 });
