@@ -11,6 +11,7 @@ import {
 } from '@opsdeck/common';
 import { z } from 'zod';
 import type { Database, Queryable } from '../db/database.js';
+import { findPerson, findTeam } from '../db/people.js';
 import { compileCel, parseTemplate } from '../expr/index.js';
 import type { AppliedResource } from '../resources/apply.js';
 import { resourceHeader, storedResource, type StoredResource } from '../resources/metadata.js';
@@ -70,24 +71,7 @@ export function expressionProblem(kind: 'cel' | 'template', text: string | undef
   }
 }
 
-// Lookups of what a rule names; each answers an id or undefined.
-
-export async function findPerson(db: Queryable, ref: string): Promise<string | undefined> {
-  const { rows } = await db.query<{ id: string }>(
-    `SELECT id FROM people WHERE deleted_at IS NULL AND (id::text = $1 OR lower(email) = lower($1) OR name = $1)
-     ORDER BY (id::text = $1) DESC, (lower(email) = lower($1)) DESC LIMIT 1`,
-    [ref.trim()],
-  );
-  return rows[0]?.id;
-}
-
-export async function findTeam(db: Queryable, ref: string): Promise<string | undefined> {
-  const { rows } = await db.query<{ id: string }>(
-    'SELECT id FROM teams WHERE deleted_at IS NULL AND (id::text = $1 OR name = $1) ORDER BY (id::text = $1) DESC LIMIT 1',
-    [ref.trim()],
-  );
-  return rows[0]?.id;
-}
+// Lookups of what a rule names (people and teams: ../db/people.ts); each answers an id or undefined.
 
 /** `connection://<type or namespace>/<name>`, `connection://<name>`, a name or an id. */
 export async function findConnection(db: Queryable, ref: string): Promise<string | undefined> {

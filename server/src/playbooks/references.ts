@@ -2,27 +2,11 @@
 // approvers (people by email, name or id; teams by name or id) exist, and its webhook path is not
 // taken by another live playbook, and the agents of its runsOn exist. Also the lookups approvals use to resolve approvers.
 import type { Queryable } from '../db/database.js';
+import { findPerson, findTeam } from '../db/people.js';
 import { formatPath, ResourceError, ResourceErrors, type Path, type ResourceDocument } from '../resources/yaml.js';
 import type { PlaybookDefinition } from './playbook.js';
 import { agentIdByName, LOCAL_RUNNER } from './runsOn.js';
 import type { PlaybookApproval } from './triggerSpec.js';
-
-export async function findPerson(db: Queryable, ref: string): Promise<string | undefined> {
-  const { rows } = await db.query<{ id: string }>(
-    `SELECT id FROM people WHERE deleted_at IS NULL AND (id::text = $1 OR lower(email) = lower($1) OR name = $1)
-     ORDER BY (id::text = $1) DESC, (lower(email) = lower($1)) DESC LIMIT 1`,
-    [ref.trim()],
-  );
-  return rows[0]?.id;
-}
-
-export async function findTeam(db: Queryable, ref: string): Promise<string | undefined> {
-  const { rows } = await db.query<{ id: string }>(
-    'SELECT id FROM teams WHERE deleted_at IS NULL AND (id::text = $1 OR name = $1) ORDER BY (id::text = $1) DESC LIMIT 1',
-    [ref.trim()],
-  );
-  return rows[0]?.id;
-}
 
 /** The approvers as ids (unknown names are left out: a person deleted since the apply). */
 export async function resolveApprovers(
