@@ -11,16 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpsdeck, type Opsdeck } from '../src/app.js';
 import { searchLogs } from '../src/logs/search.js';
 import { createTestUser, type TestUser } from './helpers/auth.js';
+import { apiClient, type Problem } from './helpers/api.js';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
 
 const backend = (name: string, spec: string) =>
   `apiVersion: apm-hub.flanksource.com/v1\nkind: LoggingBackend\nmetadata:\n  name: ${name}\nspec:\n${spec}`;
-
-interface Problem {
-  message: string;
-  line?: number;
-  column?: number;
-}
 
 describe.each(databaseKinds())('logs API (%s)', (kind) => {
   let test: TestDatabase;
@@ -56,17 +51,11 @@ describe.each(databaseKinds())('logs API (%s)', (kind) => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const api = (p: string, init: RequestInit & { as?: TestUser } = {}) =>
-    fetch(`${app.url}${p}`, {
-      ...init,
-      headers: {
-        ...(init.as ?? editor).headers,
-        ...(typeof init.body === 'string' && /^[[{]/.test(init.body) ? { 'content-type': 'application/json' } : {}),
-        ...(init.headers as Record<string, string>),
-      },
-    });
-  const apply = (yaml: string) =>
-    api('/api/logging_backends', { method: 'POST', body: yaml, headers: { 'content-type': 'application/yaml' } });
+  const { api, applyYaml, refused } = apiClient(
+    () => app.url,
+    () => editor,
+  );
+  const apply = (yaml: string) => applyYaml('/api/logging_backends', yaml);
   const logs = (body: Record<string, unknown>, as: TestUser = editor) =>
     api('/api/logs', { method: 'POST', body: JSON.stringify(body), as });
 
@@ -86,14 +75,13 @@ describe.each(databaseKinds())('logs API (%s)', (kind) => {
   });
 
   it('refuses bad resources with line and column', async () => {
-    const res = await apply(
+    const errors = await refused(
+      '/api/logging_backends',
       backend(
         'bad',
         `  graylog: []\n  file:\n    - paths: [relative/*.log]\n  loki:\n    - connection: connection://Loki/missing\n`,
       ),
     );
-    expect(res.status).toBe(400);
-    const { errors } = (await res.json()) as { errors: Problem[] };
     expect(errors.map((e) => [e.message.replace(/ \(line.*$/, ''), e.line])).toEqual([
       ['spec.graylog: unknown log backend type (supported: file, loki, opensearch, kubernetes)', 6],
       ['spec.file[0].paths[0]: "relative/*.log" must be an absolute path (it is read on the server)', 8],

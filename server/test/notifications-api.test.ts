@@ -10,18 +10,13 @@ import { parse as parseYaml } from 'yaml';
 import { startOpsdeck, type Opsdeck } from '../src/app.js';
 import { applyFile } from '../src/cliApply.js';
 import { createTestUser, type TestUser } from './helpers/auth.js';
+import { apiClient } from './helpers/api.js';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
 
 const notification = (name: string, spec: string) =>
   `apiVersion: mission-control.flanksource.com/v1\nkind: Notification\nmetadata:\n  name: ${name}\n  namespace: default\nspec:\n${spec}`;
 const silence = (name: string, spec: string) =>
   `apiVersion: mission-control.flanksource.com/v1\nkind: NotificationSilence\nmetadata:\n  name: ${name}\nspec:\n${spec}`;
-
-interface Problem {
-  message: string;
-  line?: number;
-  column?: number;
-}
 
 describe.each(databaseKinds())('notifications API (%s)', (kind) => {
   let test: TestDatabase;
@@ -56,24 +51,16 @@ describe.each(databaseKinds())('notifications API (%s)', (kind) => {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  const api = (p: string, init: RequestInit & { as?: TestUser } = {}) =>
-    fetch(`${app.url}${p}`, {
-      ...init,
-      headers: {
-        ...(init.as ?? editor).headers,
-        ...(typeof init.body === 'string' && /^[[{]/.test(init.body) ? { 'content-type': 'application/json' } : {}),
-        ...(init.headers as Record<string, string>),
-      },
-    });
-  const apply = (yaml: string, p = '/api/notification', as = editor) =>
-    api(p, { method: 'POST', body: yaml, headers: { 'content-type': 'application/yaml' }, as });
-  const refused = async (yaml: string, p = '/api/notification') => {
-    const res = await apply(yaml, p);
-    const body = (await res.json()) as { code: string; errors: Problem[] };
-    expect(res.status, JSON.stringify(body)).toBe(400);
-    expect(body.code).toBe('INVALID_RESOURCE');
-    return body.errors;
-  };
+  const {
+    api,
+    applyYaml,
+    refused: refusedAt,
+  } = apiClient(
+    () => app.url,
+    () => editor,
+  );
+  const apply = (yaml: string, p = '/api/notification', as = editor) => applyYaml(p, yaml, as);
+  const refused = (yaml: string, p = '/api/notification') => refusedAt(p, yaml);
   const rule = async (name: string) =>
     (
       await test.db.query<Record<string, unknown>>(

@@ -2,9 +2,7 @@
 // becomes one send-history decision per rule and recipient, with the reason it was held.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.js';
-import { EventRouter } from '../src/jobs/eventQueue.js';
-import { NotificationConsumer } from '../src/notifications/consumer.js';
-import { RuleCache } from '../src/notifications/rules.js';
+import type { EventRouter } from '../src/jobs/eventQueue.js';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
 import * as f from './helpers/notificationFixtures.js';
 
@@ -54,11 +52,7 @@ describe.each(databaseKinds())('notification consumer on %s', (kind) => {
     await test?.close();
   });
   beforeEach(async () => {
-    await db.exec(`DELETE FROM notification_send_history; DELETE FROM notification_flap_notices;
-      DELETE FROM notification_resource_flips; DELETE FROM notification_silences; DELETE FROM playbook_runs;
-      DELETE FROM notifications; DELETE FROM event_queue`);
-    router = new EventRouter(db);
-    router.register(new NotificationConsumer({ publicUrl: 'https://opsdeck.example.com', rules: new RuleCache(0) }));
+    router = await f.freshConsumer(db);
   });
 
   it('turns a failing check into exactly one pending row per rule and recipient, with everything delivery needs', async () => {

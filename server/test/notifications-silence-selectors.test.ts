@@ -3,11 +3,9 @@
 // name glob — the same answer on the batch path (silences read once) and the guarded one (one query).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.js';
-import { EventRouter, type QueuedEvent } from '../src/jobs/eventQueue.js';
+import type { EventRouter, QueuedEvent } from '../src/jobs/eventQueue.js';
 import { CelFilterEnv } from '../src/notifications/celFilter.js';
-import { NotificationConsumer } from '../src/notifications/consumer.js';
 import { buildContext } from '../src/notifications/context.js';
-import { RuleCache } from '../src/notifications/rules.js';
 import { applySilence, parseSilence } from '../src/notifications/silenceResource.js';
 import { activeSilences, findSilence, matchSilence } from '../src/notifications/silences.js';
 import { parseDocuments, ResourceErrors } from '../src/resources/yaml.js';
@@ -54,11 +52,7 @@ describe.each(databaseKinds())('silence selectors on %s', (kind) => {
     await test?.close();
   });
   beforeEach(async () => {
-    await db.exec(`DELETE FROM notification_send_history; DELETE FROM notification_flap_notices;
-      DELETE FROM notification_resource_flips; DELETE FROM notification_silences; DELETE FROM playbook_runs;
-      DELETE FROM notifications; DELETE FROM event_queue`);
-    router = new EventRouter(db);
-    router.register(new NotificationConsumer({ publicUrl: 'https://opsdeck.example.com', rules: new RuleCache(0) }));
+    router = await f.freshConsumer(db);
   });
 
   it("silences a matching check's failure (http, team=payments) and not a non-matching one", async () => {

@@ -1,6 +1,10 @@
 // Small factories for the notification consumer tests: canaries and checks, component trees, people and
-// teams, rules and silences as rows, and events queued the way the engines write them.
-import type { Queryable } from '../../src/db/database.js';
+// teams, rules and silences as rows, events queued the way the engines write them, and a fresh
+// consumer on a cleared database.
+import type { Database, Queryable } from '../../src/db/database.js';
+import { EventRouter } from '../../src/jobs/eventQueue.js';
+import { NotificationConsumer } from '../../src/notifications/consumer.js';
+import { RuleCache } from '../../src/notifications/rules.js';
 
 let serial = 0;
 
@@ -136,3 +140,14 @@ export async function emit(db: Queryable, name: string, properties: Record<strin
 
 export const checkFailed = (db: Queryable, id: string) => emit(db, 'check.failed', { id, status: 'unhealthy' });
 export const checkPassed = (db: Queryable, id: string) => emit(db, 'check.passed', { id, status: 'healthy' });
+
+/** Clears what consumer tests write (history, flap state, silences, runs, rules, the queue) and answers
+ * an event router with a fresh NotificationConsumer (rules read on every event). */
+export async function freshConsumer(db: Database): Promise<EventRouter> {
+  await db.exec(`DELETE FROM notification_send_history; DELETE FROM notification_flap_notices;
+      DELETE FROM notification_resource_flips; DELETE FROM notification_silences; DELETE FROM playbook_runs;
+      DELETE FROM notifications; DELETE FROM event_queue`);
+  const router = new EventRouter(db);
+  router.register(new NotificationConsumer({ publicUrl: 'https://opsdeck.example.com', rules: new RuleCache(0) }));
+  return router;
+}
