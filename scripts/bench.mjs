@@ -74,6 +74,13 @@ const benchmarks = {
       'playbooks: 1,000 check.failed events (distinct checks) starting runs of a one-action playbook on two server processes over one PostgreSQL: event-to-action-start p50/p99',
     flags: '--events 1000 --rate 1000 --action exec|http --timeout 300 --keep',
   },
+  agents: {
+    file: 'bench/agents.ts',
+    summary:
+      'agents: check_statuses/s accepted by an upstream from 10 concurrent pushers (gzip batches of 1,000; PostgreSQL and PGlite), and an agent process\'s RSS with 500 tcp checks',
+    flags:
+      '--part push|rss|all --db postgres|pglite|all --agents 10 --seconds 20 --batch 1000 --checks-per-agent 100 --rss-checks 500 --rss-seconds 60 --agent-from dist|src',
+  },
 };
 
 const [name, ...args] = process.argv.slice(2);
