@@ -64,7 +64,7 @@ export interface StartOptions extends Partial<Config> {
 
 export async function openDatabase(config: Config): Promise<Database> {
   if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databasePoolSize, config.statementTimeoutMs);
-  return openPglite(config.dataDir);
+  return openPglite(config.dataDir, undefined, { sharedBuffers: config.pgliteSharedBuffers });
 }
 
 /** Port 0 means "any free port": pick it now, so the public URL (links, OIDC callbacks) is known. */

@@ -7,6 +7,11 @@ export interface Config {
   host: string;
   /** Directory of the embedded PGlite database; ignored when databaseUrl is set. */
   dataDir: string;
+  /**
+   * PGLITE_SHARED_BUFFERS: the embedded database's shared_buffers (e.g. 16MB); PGlite's own default
+   * when unset. `opsdeck agent` uses 16MB unless told otherwise, to keep an agent small.
+   */
+  pgliteSharedBuffers: string | undefined;
   /** postgres://... to run on a real PostgreSQL server instead of the embedded database. */
   databaseUrl: string | undefined;
   /** Size of the pg connection pool (PostgreSQL only). */
@@ -89,6 +94,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     port,
     host: process.env.HOST ?? '0.0.0.0',
     dataDir: path.resolve(process.env.DATA_DIR ?? 'data'),
+    pgliteSharedBuffers: sharedBuffersFromEnv(),
     databaseUrl: process.env.DATABASE_URL || undefined,
     databasePoolSize: intFromEnv('DATABASE_POOL_SIZE', 10),
     statementTimeoutMs: intFromEnv('STATEMENT_TIMEOUT_MS', 30_000),
@@ -117,4 +123,12 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     checkRetentionDays: intFromEnv('CHECK_RETENTION_DAYS', 30),
     ...overrides,
   };
+}
+
+/** PGLITE_SHARED_BUFFERS: a size PostgreSQL reads (128kB, 16MB, 1GB); refused otherwise. */
+function sharedBuffersFromEnv(): string | undefined {
+  const v = process.env.PGLITE_SHARED_BUFFERS?.trim();
+  if (!v) return undefined;
+  if (!/^\d+(kB|MB|GB)$/.test(v)) throw new Error(`PGLITE_SHARED_BUFFERS must be a size such as 16MB, got "${v}"`);
+  return v;
 }

@@ -55,6 +55,8 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const opsdeck = await startOpsdeck({
     databaseUrl: undefined,
     dataDir: options.dataDir,
+    // A small buffer cache keeps an agent's embedded database (most of its memory) small.
+    pgliteSharedBuffers: process.env.PGLITE_SHARED_BUFFERS?.trim() || '16MB',
     port: options.port,
     ...(options.host ? { host: options.host } : {}),
     demo: false,

@@ -90,9 +90,24 @@ const PGLITE_QUERY_OPTIONS = {
   parsers: { 1082: asText, 1114: asText, 1184: asText, 20: asText },
 };
 
-export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob): Promise<Database> {
+export interface PgliteOptions {
+  /** shared_buffers (e.g. 16MB): smaller keeps the process small (agents), larger caches more. */
+  sharedBuffers?: string;
+}
+
+export async function openPglite(
+  dataDir: string | undefined,
+  loadDataDir?: Blob,
+  options: PgliteOptions = {},
+): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
-  const db: PGlite = await PGlite.create(dataDir, loadDataDir ? { loadDataDir } : {});
+  const startParams = options.sharedBuffers
+    ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffers}`]
+    : undefined;
+  const db: PGlite = await PGlite.create(dataDir, {
+    ...(loadDataDir ? { loadDataDir } : {}),
+    ...(startParams ? { startParams } : {}),
+  });
   const wrap = (q: Pick<PGlite, 'query'>): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       const r = await q.query<T>(sql, params as unknown[], PGLITE_QUERY_OPTIONS);
