@@ -92,6 +92,17 @@ async function findBackend(db: Queryable, ref: string | null, type: LogBackendTy
   return rows[0];
 }
 
+/** Whether a backend reference (`[namespace/]name` or id) names a live log backend (playbook apply checks). */
+export async function logBackendExists(db: Queryable, ref: string): Promise<boolean> {
+  try {
+    await findBackend(db, ref, null);
+    return true;
+  } catch (e) {
+    if (e instanceof LogsError) return false;
+    throw e;
+  }
+}
+
 function parseTime(field: 'start' | 'end', text: string | undefined, fallback: Date, now: Date): Date {
   if (!text?.trim()) return fallback;
   const t = text.trim();

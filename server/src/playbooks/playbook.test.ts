@@ -123,7 +123,7 @@ describe('Playbook resource', () => {
   it('refuses unknown and unsupported action types, two types, duplicate names and bad CEL', () => {
     const errors = errorsOf(`  actions:
     - name: a
-      logs: {loki: {}}
+      ai: {}
     - name: a
       exec: {script: "true"}
       http: {url: "http://x"}
@@ -135,9 +135,7 @@ describe('Playbook resource', () => {
       delay: "not a duration ("
 `);
     const messages = errors.map((e) => e.message).join('\n');
-    expect(messages).toContain(
-      'spec.actions[0].logs: the logs action reads logs through log backends, which Opsdeck does not have yet',
-    );
+    expect(messages).toContain('spec.actions[0].ai: the ai action is not supported yet');
     expect(messages).toContain('spec.actions[1].name: the action name "a" is used twice');
     expect(messages).toContain('spec.actions[1].http: an action has exactly one type, found exec and http');
     expect(messages).toContain('spec.actions[2].if:');

@@ -1,7 +1,7 @@
 // The Playbook resource (mission-control.flanksource.com/v1, kind Playbook): validated as users
 // write it, with line and column for every problem. `approval` and `on` are checked in
 // triggerSpec.ts, `filters` in filters.ts, `retry` in retry.ts; what Opsdeck cannot run yet
-// (templatesOn, action-level runsOn, action types such as logs or ai) is refused by name, never
+// (templatesOn, action-level runsOn, action types such as pod or ai) is refused by name, never
 // ignored. `spec.runsOn` names the agent that executes the runs (references.ts checks it exists).
 import { z } from 'zod';
 import { ExpressionError } from '../expr/index.js';

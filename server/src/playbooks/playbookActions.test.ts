@@ -1,4 +1,4 @@
-// The Playbook resource's gitops action, retry, exec artifacts, filters and secret/connection
+// The Playbook resource's gitops and logs actions, retry, exec artifacts, filters and secret/connection
 // parameters: accepted as mission-control spells them, refused with their line when wrong.
 import { describe, expect, it } from 'vitest';
 import { parseDocuments, ResourceErrors } from '../resources/yaml.js';
@@ -123,6 +123,26 @@ describe('Playbook actions, retries, artifacts, filters and parameters', () => {
     ]);
     expect(errorsOf(`  actions: [{name: a, runsOn: [x], exec: {script: "true"}}]\n`)).toEqual([
       '7: spec.actions[0].runsOn: runsOn is set on the playbook (spec.runsOn), not on one action (line 7, column 31)',
+    ]);
+  });
+
+  it('accepts a logs action as templates or values, refuses bad fields, times and limits', () => {
+    const def = parse(`  actions:
+    - name: a
+      logs: {component: '{{.component.id}}', query: '{{.params.q}}', start: 1h, end: now, limit: "50", labels: {app: web}}
+`);
+    expect(def.spec.actions[0]).toMatchObject({ type: 'logs', body: { component: '{{.component.id}}', start: '1h' } });
+    const errors = errorsOf(`  actions:
+    - name: a
+      logs: {component: x, start: yesterday, limit: 0, cloudwatch: {}, postProcess: {}, match: x}
+`).join('\n');
+    expect(errors).toContain('spec.actions[0].logs.start: "yesterday" is not a time');
+    expect(errors).toContain('spec.actions[0].logs.limit: limit must be at least 1');
+    expect(errors).toContain('spec.actions[0].logs.cloudwatch: cloudwatch is not supported here');
+    expect(errors).toContain('spec.actions[0].logs.postProcess: postProcess is not supported yet');
+    expect(errors).toContain('spec.actions[0].logs: match: unknown field (use backend, type, component');
+    expect(errorsOf(`  actions: [{name: a, logs: {component: x, config: y}}]\n`)).toEqual([
+      '7: spec.actions[0].logs.config: give component or config, not both (line 7, column 52)',
     ]);
   });
 });

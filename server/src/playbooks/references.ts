@@ -1,8 +1,9 @@
 // What a Playbook names that lives in the database, checked at apply with line and column: its
 // approvers (people by email, name or id; teams by name or id) exist, and its webhook path is not
-// taken by another live playbook, and the agents of its runsOn exist. Also the lookups approvals use to resolve approvers.
+// taken by another live playbook, the agents of its runsOn and the backends of its logs actions exist. Also the lookups approvals use to resolve approvers.
 import type { Queryable } from '../db/database.js';
 import { findPerson, findTeam } from '../db/people.js';
+import { logBackendExists } from '../logs/index.js';
 import { formatPath, ResourceError, ResourceErrors, type Path, type ResourceDocument } from '../resources/yaml.js';
 import type { PlaybookDefinition } from './playbook.js';
 import { agentIdByName, LOCAL_RUNNER } from './runsOn.js';
@@ -47,6 +48,16 @@ export async function checkReferences(
   for (const [i, name] of (def.spec.runsOn ?? []).entries())
     if (name !== LOCAL_RUNNER && !(await agentIdByName(db, name)))
       error(['spec', 'runsOn', i], `no agent "${name}" (runsOn takes agent names, or local)`);
+  for (const [i, action] of def.spec.actions.entries()) {
+    const backend = action.type === 'logs' ? action.body.backend : undefined;
+    if (
+      typeof backend === 'string' &&
+      backend.trim() &&
+      !backend.includes('{{') &&
+      !(await logBackendExists(db, backend.trim()))
+    )
+      error(['spec', 'actions', i, 'logs', 'backend'], `no log backend "${backend}" (apply a LoggingBackend first)`);
+  }
   const path = def.spec.on?.webhook?.path;
   if (path) {
     const { rows } = await db.query<{ namespace: string; name: string }>(
