@@ -45,6 +45,8 @@ export async function grantAnonymousRole(
     EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
     END $$`);
   await db.query(`GRANT USAGE ON SCHEMA public TO ${ANON_ROLE}`);
+  // Defaults and triggers of the exposed tables draw from sequences (agents' change_seq).
+  await db.query(`GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO ${ANON_ROLE}`);
   for (const name of exposed.relations) {
     await db.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON TABLE ${quoteIdent(name)} TO ${ANON_ROLE}`);
   }
