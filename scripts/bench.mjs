@@ -77,7 +77,7 @@ const benchmarks = {
   agents: {
     file: 'bench/agents.ts',
     summary:
-      'agents: check_statuses/s accepted by an upstream from 10 concurrent pushers (gzip batches of 1,000; PostgreSQL and PGlite), and an agent process\'s RSS with 500 tcp checks',
+      "agents: check_statuses/s accepted by an upstream from 10 concurrent pushers (gzip batches of 1,000; PostgreSQL and PGlite), and an agent process's RSS with 500 tcp checks",
     flags:
       '--part push|rss|all --db postgres|pglite|all --agents 10 --seconds 20 --batch 1000 --checks-per-agent 100 --rss-checks 500 --rss-seconds 60 --agent-from dist|src',
   },
