@@ -136,10 +136,6 @@ export class EventRouter {
         return await this.db.transaction(async (tx) => {
           const rows = await this.claim(tx);
           const mode: HandleMode = { guarded: false };
-          for (const event of rows) {
-            event.properties ??= {};
-            event.created_at = new Date(event.created_at);
-          }
           for (const c of this.consumers) {
             const mine = rows.filter((e) => c.accepts(e.name));
             if (mine.length && c.prepare) await c.prepare(tx, mine);
@@ -169,6 +165,11 @@ export class EventRouter {
        LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [this.batchSize],
     );
+    for (const event of rows) {
+      event.properties ??= {};
+      // Both drivers return timestamps as text (db/database.ts); consumers get the Date promised.
+      event.created_at = new Date(event.created_at);
+    }
     return rows;
   }
 
@@ -184,9 +185,6 @@ export class EventRouter {
         const rows = await this.claim(tx);
         for (const event of rows) {
           current = event;
-          event.properties ??= {};
-          // Both drivers return timestamps as text (db/database.ts); consumers get the Date promised.
-          event.created_at = new Date(event.created_at);
           const error = await this.handleOne(tx, event);
           if (error === null) await tx.query('DELETE FROM event_queue WHERE id = $1', [event.id]);
           else failures.push({ id: event.id, attempts: event.attempts, error });
