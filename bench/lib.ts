@@ -200,6 +200,39 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+/**
+ * Starts the loopback receiver (bench/notifications-receiver.mjs) and waits for its port.
+ * received: resource/check id → receive times (ms), in arrival order.
+ */
+export async function startReceiver(): Promise<{ child: Child; port: number; received: Map<string, number[]> }> {
+  const child = startChild(
+    process.execPath,
+    [path.join(import.meta.dirname, 'notifications-receiver.mjs')],
+    process.env,
+  );
+  const received = new Map<string, number[]>();
+  let buffer = '';
+  let port = 0;
+  child.process.stdout!.on('data', (d: Buffer) => {
+    buffer += d.toString();
+    const lines = buffer.split('\n');
+    buffer = lines.pop()!;
+    for (const line of lines) {
+      const listening = /^listening (\d+)/.exec(line);
+      if (listening) port = Number(listening[1]);
+      else {
+        const [id, at] = line.split(' ');
+        if (id && at) received.set(id, [...(received.get(id) ?? []), Number(at)]);
+      }
+    }
+  });
+  while (!port) {
+    if (child.hasExited()) throw new Error(`receiver exited: ${child.output()}`);
+    await sleep(20);
+  }
+  return { child, port, received };
+}
+
 /** Polls url until it answers 200 (or, with okBelow500, any status below 500). Returns the elapsed ms. */
 export async function waitForHttp(
   url: string,

@@ -24,7 +24,7 @@ import {
   printTable,
   recreateDatabase,
   sleep,
-  startChild,
+  startReceiver,
   TICK_MS,
 } from './lib.js';
 
@@ -37,36 +37,6 @@ const ruleCount = numberFlag(flags, 'rules', 100);
 const stage = String(flags.stage ?? 'all');
 const BENCH_DB = 'opsdeck_bench_notifications';
 const TICK = 100;
-
-/** The receiver's log: resource id → receive times (ms). */
-async function startReceiver() {
-  const child = startChild(
-    process.execPath,
-    [path.join(import.meta.dirname, 'notifications-receiver.mjs')],
-    process.env,
-  );
-  const received = new Map<string, number[]>();
-  let buffer = '';
-  let port = 0;
-  child.process.stdout!.on('data', (d: Buffer) => {
-    buffer += d.toString();
-    const lines = buffer.split('\n');
-    buffer = lines.pop()!;
-    for (const line of lines) {
-      const listening = /^listening (\d+)/.exec(line);
-      if (listening) port = Number(listening[1]);
-      else {
-        const [id, at] = line.split(' ');
-        if (id && at) received.set(id, [...(received.get(id) ?? []), Number(at)]);
-      }
-    }
-  });
-  while (!port) {
-    if (child.hasExited()) throw new Error(`receiver exited: ${child.output()}`);
-    await sleep(20);
-  }
-  return { child, port, received };
-}
 
 /** Pending rows as the consumer writes them (server/src/notifications/README.md), one per check. */
 async function insertPending(db: Queryable, ids: string[], url: string): Promise<void> {

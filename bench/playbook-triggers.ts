@@ -27,6 +27,7 @@ import {
   recreateDatabase,
   sleep,
   startChild,
+  startReceiver,
   TICK_MS,
   waitForHttp,
   type Child,
@@ -40,36 +41,6 @@ const timeoutS = numberFlag(flags, 'timeout', 300);
 const BENCH_DB = 'opsdeck_bench_playbook_triggers';
 const TICK = 100;
 const REPLICAS = 2;
-
-/** The loopback receiver (bench/notifications-receiver.mjs): check id → first receive time (ms). */
-async function startReceiver() {
-  const child = startChild(
-    process.execPath,
-    [path.join(import.meta.dirname, 'notifications-receiver.mjs')],
-    process.env,
-  );
-  const received = new Map<string, number>();
-  let buffer = '';
-  let port = 0;
-  child.process.stdout!.on('data', (d: Buffer) => {
-    buffer += d.toString();
-    const lines = buffer.split('\n');
-    buffer = lines.pop()!;
-    for (const line of lines) {
-      const listening = /^listening (\d+)/.exec(line);
-      if (listening) port = Number(listening[1]);
-      else {
-        const [id, at] = line.split(' ');
-        if (id && at && !received.has(id)) received.set(id, Number(at));
-      }
-    }
-  });
-  while (!port) {
-    if (child.hasExited()) throw new Error(`receiver exited: ${child.output()}`);
-    await sleep(20);
-  }
-  return { child, port, received };
-}
 
 function playbookResource(receiverPort: number) {
   const act =
@@ -119,7 +90,7 @@ interface Stages {
 
 async function latencies(
   db: Database,
-  received: Map<string, number>,
+  received: Map<string, number[]>,
 ): Promise<Stages & { runs: number; checks: number }> {
   const { rows } = await db.query<{
     check_id: string;
@@ -144,7 +115,7 @@ async function latencies(
     stages.queued.push(Number(row.q));
     stages.claimed.push(Number(row.c));
     stages.action.push(Number(row.a));
-    const got = received.get(row.check_id);
+    const got = received.get(row.check_id)?.[0];
     if (got !== undefined) stages.received.push(got - Number(row.at_ms));
   }
   return { ...stages, runs: rows.length, checks: checks.size };
