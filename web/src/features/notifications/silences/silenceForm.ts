@@ -2,6 +2,7 @@
 // choosing one kind clears the others — or a namespace; how long (from now for 1h … 1w, or until a
 // chosen date); a reason; recursive. Query parameters (?check_id=…) prefill it from the Silence
 // buttons of other screens.
+import { resourceHref } from '../ResourceCell';
 import type { SilenceRow } from '../types';
 
 export const SILENCE_RESOURCE_KINDS = [
@@ -146,39 +147,16 @@ export function silenceFormOfRow(row: SilenceRow): SilenceFormValues {
 export function silenceResource(
   row: SilenceRow,
 ): { kind: SilenceResourceKind; label: string; id: string; name: string; href: string } | undefined {
-  if (row.check_id)
-    return {
-      kind: 'check',
-      label: 'Check',
-      id: row.check_id,
-      name: row.check_name ?? row.check_id,
-      href: `/health?checkId=${encodeURIComponent(row.check_id)}`,
-    };
-  if (row.config_id)
-    return {
-      kind: 'config',
-      label: 'Catalog item',
-      id: row.config_id,
-      name: row.config_name ?? row.config_id,
-      href: `/catalog/${encodeURIComponent(row.config_id)}`,
-    };
-  if (row.component_id)
-    return {
-      kind: 'component',
-      label: 'Component',
-      id: row.component_id,
-      name: row.component_name ?? row.component_id,
-      href: `/topology/${encodeURIComponent(row.component_id)}`,
-    };
-  if (row.canary_id)
-    return {
-      kind: 'canary',
-      label: 'Canary',
-      id: row.canary_id,
-      name: row.canary_name ?? row.canary_id,
-      href: `/settings/canaries/${encodeURIComponent(row.canary_id)}`,
-    };
-  return undefined;
+  const k = SILENCE_RESOURCE_KINDS.find((kind) => row[kind.column]);
+  const id = k && row[k.column];
+  if (!k || !id) return undefined;
+  return {
+    kind: k.value,
+    label: k.label,
+    id,
+    name: row[`${k.value}_name`] ?? id,
+    href: resourceHref(k.value, id)!,
+  };
 }
 
 /** Whether a silence no longer applies (the view's `expired`, else by its end). */
