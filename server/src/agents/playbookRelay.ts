@@ -6,7 +6,7 @@ import type { Hono, Context } from 'hono';
 import { z } from 'zod';
 import { HttpError, type AuthEnv } from '../auth/middleware.js';
 import type { Database, Queryable } from '../db/database.js';
-import { RESOURCE_KINDS } from '../playbooks/selectors.js';
+import { RESOURCE_KINDS } from '../selectors/resourceSelector.js';
 import { loadResource } from '../playbooks/store.js';
 
 /** How long a claimed run stays the agent's without a report (the agent reports every second or two). */

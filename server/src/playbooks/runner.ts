@@ -17,7 +17,7 @@ import { parseStoredPlaybook, type ActionSpec } from './playbook.js';
 import { recordRetry, withRetries } from './retry.js';
 import { CANCELLED_ERROR, runAction, type ActionContext } from './runAction.js';
 import { openSecretParams, redactSecrets, secretValues } from './secretParams.js';
-import { RESOURCE_KINDS, type ResourceKind } from './selectors.js';
+import { RESOURCE_KINDS, type ResourceKind } from '../selectors/resourceSelector.js';
 import { loadResource } from './store.js';
 
 export const INTERRUPTED_ERROR = 'the server stopped while this run was under way';

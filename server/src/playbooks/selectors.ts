@@ -9,9 +9,6 @@ import {
   type ResourceSelector,
 } from '../selectors/resourceSelector.js';
 
-// Still importable from here for the playbook modules that read the kinds (runner, triggers).
-export { RESOURCE_KINDS, type ResourceKind } from '../selectors/resourceSelector.js';
-
 /** The spec field holding the selectors of each kind. */
 export const SELECTOR_FIELD: Record<ResourceKind, 'configs' | 'components' | 'checks'> = {
   config: 'configs',

@@ -7,7 +7,7 @@ import type { Queryable } from '../db/database.js';
 import { evaluateFilters, type FilterVerdict } from './filters.js';
 import { renderDefaults, resolveParams } from './parameters.js';
 import type { PlaybookDefinition } from './playbook.js';
-import type { ResourceKind } from './selectors.js';
+import type { ResourceKind } from '../selectors/resourceSelector.js';
 import { queueRun, type RunTrigger } from './store.js';
 
 export interface TriggeredPlaybook {

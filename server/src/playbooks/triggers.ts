@@ -3,7 +3,7 @@
 // on.config. An entry matches when its labels are all on the resource and its CEL filter (over
 // check/canary/component/config and event) is true.
 import { evaluateCel } from '../expr/index.js';
-import type { ResourceKind } from './selectors.js';
+import type { ResourceKind } from '../selectors/resourceSelector.js';
 import { TRIGGER_EVENTS, type PlaybookTriggers, type TriggerEvent, type TriggerKind } from './triggerSpec.js';
 
 export interface EventTriggerKey {
