@@ -57,5 +57,4 @@ export function testerFor(type: string): ConnectionTester | undefined {
   return canonical ? byType.get(canonical) : undefined;
 }
 
-export { runConnectionTest, TEST_TIMEOUT_MS, NOT_SUPPORTED, type TestAnswer } from './run.js';
-export { TestFailure, type ConnectionTester, type TestContext, type TestOutcome } from './tester.js';
+export { runConnectionTest, TEST_TIMEOUT_MS } from './run.js';
