@@ -8,6 +8,7 @@
 // A connection has password = the API key and properties host, port, responders; a host written as a
 // URL (http://127.0.0.1:8080) is used as the base URL as it is.
 import type { ResolvedConnection } from '../../connections/resolve.js';
+import { UUID } from '../../resources/routes.js';
 import {
   badDestination,
   baseUrl,
@@ -28,7 +29,6 @@ import type { NotificationMessage, Sender } from './sender.js';
 const EXPECTED = 'opsgenie://[host[:port]]/apiKey[?responders=team:name,user:name]';
 const API_HOST = 'api.opsgenie.com';
 const RESPONDER_TYPES = ['team', 'user', 'escalation', 'schedule'];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface OpsgenieConfig {
   apiUrl: string;

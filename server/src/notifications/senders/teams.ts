@@ -8,6 +8,7 @@
 //   https://….powerplatform.com/…/workflows/…                                     the webhook URL itself
 // `?baseUrl=` replaces https://<host> in the teams:// form; a connection's password is the webhook URL.
 import type { ResolvedConnection } from '../../connections/resolve.js';
+import { UUID } from '../../resources/routes.js';
 import { LINK_LABEL } from './content.js';
 import {
   badDestination,
@@ -29,7 +30,6 @@ export interface TeamsConfig {
   webhookUrl: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HASH = /^[A-Za-z0-9]{32}$/;
 
 export function parseTeamsUrl(raw: string): TeamsConfig {
