@@ -13,6 +13,7 @@ import { searchLogs } from '../src/logs/search.js';
 import { createTestUser, type TestUser } from './helpers/auth.js';
 import { apiClient, type Problem } from './helpers/api.js';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
+import { insertComponentWithLogSelectors, writeLogLines } from './helpers/logs.js';
 
 const backend = (name: string, spec: string) =>
   `apiVersion: apm-hub.flanksource.com/v1\nkind: LoggingBackend\nmetadata:\n  name: ${name}\nspec:\n${spec}`;
@@ -31,18 +32,14 @@ describe.each(databaseKinds())('logs API (%s)', (kind) => {
     app = await startOpsdeck({ database: test.db, port: 0, host: '127.0.0.1', engines: false });
     editor = await createTestUser(test.db, 'editor', 'Edna Editor');
     viewer = await createTestUser(test.db, 'viewer');
-    fs.writeFileSync(
+    writeLogLines(
       path.join(dir, 'shop.log'),
-      [1, 2, 3].map((n) => `${new Date(T0 + n * 1000).toISOString()} shop line ${n}\n`).join(''),
+      [1, 2, 3].map((n) => [T0 + n * 1000, `shop line ${n}`]),
     );
-    fs.writeFileSync(path.join(dir, 'pay.log'), `${new Date(T0).toISOString()} pay line 1\n`);
-    const selectors = [{ name: 'app', backend: 'shop-files', selector: { app: 'shop' } }];
-    component = (
-      await test.db.query<{ id: string }>(
-        `INSERT INTO components (name, type, log_selectors) VALUES ('checkout', 'Service', $1) RETURNING id`,
-        [JSON.stringify(selectors)],
-      )
-    ).rows[0]!.id;
+    writeLogLines(path.join(dir, 'pay.log'), [[T0, 'pay line 1']]);
+    component = await insertComponentWithLogSelectors(test.db, 'checkout', [
+      { name: 'app', backend: 'shop-files', selector: { app: 'shop' } },
+    ]);
   });
 
   afterAll(async () => {

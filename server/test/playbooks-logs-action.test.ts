@@ -12,6 +12,7 @@ import { PlaybookRunner } from '../src/playbooks/runner.js';
 import { createTestUser, type TestUser } from './helpers/auth.js';
 import { apiClient } from './helpers/api.js';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
+import { insertComponentWithLogSelectors, writeLogLines } from './helpers/logs.js';
 
 const playbook = (name: string, spec: string) =>
   `apiVersion: mission-control.flanksource.com/v1\nkind: Playbook\nmetadata:\n  name: ${name}\n  namespace: ops\nspec:\n${spec}`;
@@ -36,17 +37,13 @@ describe.each(databaseKinds())('playbook logs action (%s)', (kind) => {
     runner = new PlaybookRunner(test.db, { pollMs: 50, heartbeatMs: 100 });
     editor = await createTestUser(test.db, 'editor', 'Edna Editor');
     const lines = ['GET /cart 200', 'POST /pay 500 error', 'GET /home 200', 'POST /cart 503 error'];
-    fs.writeFileSync(
+    writeLogLines(
       path.join(dir, 'shop.log'),
-      lines.map((l, n) => `${new Date(T0 + n * 1000).toISOString()} ${l}\n`).join(''),
+      lines.map((l, n) => [T0 + n * 1000, l]),
     );
-    const selectors = [{ name: 'app', backend: 'shop-files', selector: { app: 'shop' } }];
-    component = (
-      await test.db.query<{ id: string }>(
-        `INSERT INTO components (name, type, log_selectors) VALUES ('checkout', 'Service', $1) RETURNING id`,
-        [JSON.stringify(selectors)],
-      )
-    ).rows[0]!.id;
+    component = await insertComponentWithLogSelectors(test.db, 'checkout', [
+      { name: 'app', backend: 'shop-files', selector: { app: 'shop' } },
+    ]);
   });
 
   afterAll(async () => {
