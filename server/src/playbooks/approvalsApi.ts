@@ -26,21 +26,31 @@ function approvalOf(spec: unknown) {
   }
 }
 
-/** The approvers of a run, from the spec it was requested with. */
-async function approverSet(db: Queryable, spec: unknown, requester: string | null): Promise<ApproverSet | undefined> {
+type Approvers = Omit<ApproverSet, 'requester'>;
+
+/** The approvers a spec lists, resolved to ids (teams with their live members). */
+async function approversOf(db: Queryable, spec: unknown): Promise<Approvers | undefined> {
   const approval = approvalOf(spec);
   if (!approval) return undefined;
   const ids = await resolveApprovers(db, approval);
-  const teams = [];
-  for (const id of ids.teams) {
-    const { rows } = await db.query<{ person_id: string }>(
-      `SELECT m.person_id FROM team_members m JOIN people p ON p.id = m.person_id
-       WHERE m.team_id = $1 AND p.deleted_at IS NULL`,
-      [id],
-    );
-    teams.push({ id, members: rows.map((r) => r.person_id) });
-  }
-  return { type: approval.type, people: ids.people, teams, requester };
+  const { rows } = ids.teams.length
+    ? await db.query<{ team_id: string; person_id: string }>(
+        `SELECT m.team_id, m.person_id FROM team_members m JOIN people p ON p.id = m.person_id
+         WHERE m.team_id = ANY($1::uuid[]) AND p.deleted_at IS NULL`,
+        [ids.teams],
+      )
+    : { rows: [] };
+  const teams = ids.teams.map((id) => ({
+    id,
+    members: rows.filter((r) => r.team_id === id).map((r) => r.person_id),
+  }));
+  return { type: approval.type, people: ids.people, teams };
+}
+
+/** The approvers of a run, from the spec it was requested with. */
+async function approverSet(db: Queryable, spec: unknown, requester: string | null): Promise<ApproverSet | undefined> {
+  const approvers = await approversOf(db, spec);
+  return approvers && { ...approvers, requester };
 }
 
 async function votesOf(db: Queryable, runId: string): Promise<(Vote & Record<string, unknown>)[]> {
@@ -162,10 +172,16 @@ export function addApprovalRoutes(app: Hono<AuthEnv>, { db, identity }: Deps): v
        ORDER BY r.created_at DESC LIMIT 200`,
       [principal.id],
     );
+    // Runs of one playbook share their spec: its approvers are resolved once per spec, not per run.
+    const bySpec = new Map<string, Promise<Approvers | undefined>>();
     const runIds: string[] = [];
     for (const run of rows) {
-      const set = await approverSet(db, run.spec, run.created_by).catch(() => undefined);
-      if (set && eligibility(set, principal.id, 'approve').ok) runIds.push(run.id);
+      const key = JSON.stringify(run.spec);
+      let approvers = bySpec.get(key);
+      if (!approvers) bySpec.set(key, (approvers = approversOf(db, run.spec).catch(() => undefined)));
+      const found = await approvers;
+      if (found && eligibility({ ...found, requester: run.created_by }, principal.id, 'approve').ok)
+        runIds.push(run.id);
     }
     return c.json({ count: runIds.length, run_ids: runIds });
   });
