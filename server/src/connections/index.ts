@@ -1,14 +1,7 @@
 // Connection plumbing shared by every engine (health, catalog, topology, playbooks): EnvValues and
 // stored connections resolved into a target, errors worded for a person, child processes and bash
 // scripts, SQL queries, HTTP requests, durations.
-export {
-  envValueSchema,
-  envVarSchema,
-  keyRefSchema,
-  resolveEnvValue,
-  type EnvValue,
-  type EnvVarSpec,
-} from './envValue.js';
+export { envValueSchema, envVarSchema, resolveEnvValue, type EnvValue } from './envValue.js';
 export {
   connectionEndpoint,
   connectionFields,
@@ -19,7 +12,6 @@ export {
   resolveTarget,
   sanitizeUrl,
   type ConnectionContext,
-  type ConnectionSpec,
   type ResolvedConnection,
   type Target,
   type TimedConnectionContext,
@@ -35,26 +27,15 @@ export {
 } from './errors.js';
 export {
   HttpRedirectError,
-  hostPort,
   MAX_CONTENT_BYTES,
   prepareHttpRequest,
   responseJson,
   sendHttpRequest,
   urlWithoutCredentials,
-  type HttpHop,
-  type HttpRequestSpec,
   type HttpResponse,
   type PreparedHttpRequest,
 } from './httpRequest.js';
-export {
-  baseEnv,
-  findOnPath,
-  INHERITED_ENV,
-  MAX_OUTPUT_BYTES,
-  runProcess,
-  type ProcessOptions,
-  type ProcessResult,
-} from './process.js';
+export { baseEnv, findOnPath, runProcess } from './process.js';
 export {
   durationMs,
   durationSchema,
@@ -66,16 +47,5 @@ export {
   parseSize,
 } from './duration.js';
 export { CappedBuffer, head, tail } from './text.js';
-export {
-  parseKeywordDsn,
-  parseMysqlUrl,
-  runSqlQuery,
-  sqlEndpoint,
-  SqlError,
-  type MysqlTarget,
-  type SqlDriver,
-  type SqlQueryOptions,
-  type SqlRow,
-  type SqlTarget,
-} from './sql.js';
+export { parseKeywordDsn, parseMysqlUrl, runSqlQuery, sqlEndpoint, SqlError, type SqlRow } from './sql.js';
 export { BASH_MISSING, runScript, scriptData, scriptFailure, scriptSummary, type ScriptRun } from './script.js';
