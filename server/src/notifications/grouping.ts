@@ -2,7 +2,6 @@
 // recipient whose resources share the groupBy values within the group interval become one message.
 // The first is a pending leader held for the group wait so the others can join; later ones, while the
 // leader is still pending, are `grouped` under it (group_id = leader id) and delivery lists them all.
-import type { Queryable } from '../db/database.js';
 import type { EventResource } from './context.js';
 
 export const DEFAULT_GROUP_WAIT_MS = 30_000;
@@ -38,26 +37,4 @@ export function groupValue(r: EventResource, key: string): string {
 /** The group key of a row: the event, the groupBy values and the recipient. */
 export function groupKey(groupBy: string[], r: EventResource, eventName: string, recipient: string): string {
   return JSON.stringify([eventName, ...groupBy.map((k) => `${k}=${groupValue(r, k)}`), recipient]);
-}
-
-/** Serialises decisions on one key across replicas for the rest of the transaction. */
-export async function lockKey(tx: Queryable, key: string): Promise<void> {
-  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [key]);
-}
-
-/** The pending leader of this group within the interval, if any. */
-export async function findLeader(
-  tx: Queryable,
-  ruleId: string,
-  key: string,
-  intervalMs: number,
-): Promise<{ id: string; not_before: Date } | undefined> {
-  const { rows } = await tx.query<{ id: string; not_before: Date }>(
-    `SELECT id, not_before FROM notification_send_history
-     WHERE notification_id = $1 AND group_key = $2 AND status = 'pending' AND group_id = id
-       AND created_at > now() - make_interval(secs => $3::double precision / 1000)
-     ORDER BY created_at LIMIT 1`,
-    [ruleId, key, intervalMs],
-  );
-  return rows[0];
 }
