@@ -40,8 +40,11 @@ export function addWebhookRoute(app: Hono<AuthEnv>, db: Database): void {
     );
     const row = rows[0];
     if (!row) throw new HttpError(404, 'NOT_FOUND', 'No playbook webhook at this path.');
+    const tooLarge = new HttpError(400, 'INVALID_REQUEST', 'The body is larger than 1 MiB.');
+    // A declared size over the limit is refused before the body is read into memory.
+    if (Number(c.req.header('content-length') ?? 0) > MAX_BODY_BYTES) throw tooLarge;
     const body = Buffer.from(await c.req.arrayBuffer());
-    if (body.length > MAX_BODY_BYTES) throw new HttpError(400, 'INVALID_REQUEST', 'The body is larger than 1 MiB.');
+    if (body.length > MAX_BODY_BYTES) throw tooLarge;
     const def = parseStoredPlaybook(row.spec);
     let refused: string | null;
     try {
