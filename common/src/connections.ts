@@ -15,7 +15,6 @@ export const CONNECTION_FAMILIES: readonly { family: ConnectionFamily; label: st
 ];
 
 export const CONNECTION_COLUMNS = ['url', 'username', 'password', 'certificate', 'insecure_tls'] as const;
-export type ConnectionColumn = (typeof CONNECTION_COLUMNS)[number];
 /** Columns sealed at rest and never returned by a read API. */
 export const SECRET_CONNECTION_COLUMNS = ['password', 'certificate'] as const;
 
