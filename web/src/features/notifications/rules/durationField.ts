@@ -2,7 +2,6 @@
 // lists or typed ("90m", "2d"), stored in nanoseconds. A stored value shows as its choice when it
 // equals one (30 days → "1mo", the "1m" of the repeat list), else as its shortest text.
 import {
-  durationFieldError,
   formatDurationNs,
   parseDurationNs,
   REPEAT_INTERVAL_CHOICES,
@@ -46,6 +45,4 @@ export function formatStoredDuration(ns: number | null | undefined): string {
 }
 
 /** The field's message ('This field is required', 'Duration must be greater than 1 minute'), if any. */
-export function durationError(text: string | undefined, required = false): string | undefined {
-  return durationFieldError(text, required);
-}
+export { durationFieldError as durationError } from '@opsdeck/common/notifications';
