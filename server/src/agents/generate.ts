@@ -5,6 +5,7 @@ import { agentNameSchema } from '@opsdeck/common/agents';
 import { createToken } from '../auth/tokens.js';
 import { HttpError } from '../auth/middleware.js';
 import { isPgError, type Database, type Queryable } from '../db/database.js';
+import { UUID } from '../resources/routes.js';
 
 export const generateRequestSchema = z.object({
   name: agentNameSchema,
@@ -78,12 +79,14 @@ export async function generateAgent(
 }
 
 async function liveAgent(tx: Queryable, id: string): Promise<AgentRow & { person_id: string }> {
+  const notFound = new HttpError(404, 'NOT_FOUND', 'No such agent.');
+  if (!UUID.test(id)) throw notFound;
   const { rows } = await tx.query<AgentRow>(
-    'SELECT id, name, person_id, deleted_at FROM agents WHERE id::text = $1 AND deleted_at IS NULL FOR UPDATE',
+    'SELECT id, name, person_id, deleted_at FROM agents WHERE id = $1 AND deleted_at IS NULL FOR UPDATE',
     [id],
   );
   const agent = rows[0];
-  if (!agent || !agent.person_id) throw new HttpError(404, 'NOT_FOUND', 'No such agent.');
+  if (!agent || !agent.person_id) throw notFound;
   return { ...agent, person_id: agent.person_id };
 }
 

@@ -8,12 +8,12 @@ import { HttpError, type AuthEnv } from '../auth/middleware.js';
 import type { Database, Queryable } from '../db/database.js';
 import { RESOURCE_KINDS } from '../selectors/resourceSelector.js';
 import { loadResource } from '../playbooks/store.js';
+import { UUID } from '../resources/routes.js';
 
 /** How long a claimed run stays the agent's without a report (the agent reports every second or two). */
 export const AGENT_RUN_LEASE_MS = 120_000;
 export const AGENT_LOST_ERROR = 'the agent stopped reporting on this run';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_TEXT = 4_000;
 
 const time = z
