@@ -195,6 +195,15 @@ describe.each(databaseKinds())('logs API (%s)', (kind) => {
       'start "yesterday" is not a time (RFC3339 or now-1h)',
     );
     expect((await logs({ id: component, selector: 'other' })).status).toBe(400);
+    const notJson = await api('/api/logs', { method: 'POST', body: '{"backend": ' });
+    expect(notJson.status).toBe(400);
+    expect(await notJson.json()).toMatchObject({ code: 'INVALID_REQUEST', message: 'The request body must be JSON.' });
+    for (const chains of [null, { x: 5 }]) {
+      const cursor = Buffer.from(JSON.stringify({ v: 1, chains })).toString('base64url');
+      const badCursor = await logs({ backend: 'shop-files', cursor });
+      expect(badCursor.status).toBe(400);
+      expect(((await badCursor.json()) as { error: string }).error).toMatch(/cursor: not a cursor of this backend/);
+    }
 
     await test.db.query(`INSERT INTO properties (name, value) VALUES ('logs.disable', 'true')`);
     app.ctx.identity.featuresChanged();

@@ -137,6 +137,18 @@ describe('Loki backend', () => {
     await expect(lokiBackend.search([{ url }], query('x'), ctx())).rejects.toThrow('HTTP 400 parse error at line 1');
     failing.close();
   });
+
+  it('refuses a cursor that is not one of its own', async () => {
+    for (const bad of [
+      { v: 1, end: 'soon', seen: [] },
+      { v: 1, end: '5', seen: 5 },
+    ]) {
+      const cursor = Buffer.from(JSON.stringify(bad)).toString('base64url');
+      await expect(lokiBackend.search([{ url: base }], query('x', { cursor }), ctx())).rejects.toThrow(
+        'cursor: not a cursor of this backend',
+      );
+    }
+  });
 });
 
 describe('OpenSearch backend', () => {

@@ -32,8 +32,15 @@ export function logsRoutes({ db, identity, timeoutMs }: Deps): Hono<AuthEnv> {
   app.post('/', async (c) => {
     const principal = c.get('principal');
     await requirePermission(identity, principal, 'logging_backends', 'read');
-    const body: unknown = await c.req.json().catch(() => undefined);
-    const parsed = logsRequestSchema.safeParse(body ?? {});
+    // No body is the empty request; a body that is not JSON is refused (not read as empty).
+    const text = await c.req.text();
+    let body: unknown = {};
+    try {
+      if (text.trim()) body = JSON.parse(text) ?? {};
+    } catch {
+      throw new HttpError(400, 'INVALID_REQUEST', 'The request body must be JSON.');
+    }
+    const parsed = logsRequestSchema.safeParse(body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const where = issue.path.join('.');

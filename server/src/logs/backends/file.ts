@@ -17,8 +17,16 @@ interface FileCursor {
   chains: Record<string, ChainPosition | null>;
 }
 
-const isFileCursor = (v: unknown): v is FileCursor =>
-  typeof v === 'object' && v !== null && (v as FileCursor).v === 1 && typeof (v as FileCursor).chains === 'object';
+const isChainPosition = (p: unknown): p is ChainPosition | null =>
+  p === null ||
+  (typeof p === 'object' &&
+    typeof (p as ChainPosition).identity === 'string' &&
+    Number.isFinite((p as ChainPosition).offset));
+
+const isFileCursor = (v: unknown): v is FileCursor => {
+  const chains = typeof v === 'object' && v !== null && (v as FileCursor).v === 1 ? (v as FileCursor).chains : null;
+  return typeof chains === 'object' && chains !== null && Object.values(chains).every(isChainPosition);
+};
 
 /** What is wrong with a glob as a path to read: relative, unbalanced braces or brackets, empty parts. */
 export function globProblem(glob: string): string | undefined {

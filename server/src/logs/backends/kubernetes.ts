@@ -21,7 +21,11 @@ interface PodCursor {
 }
 
 const isPodCursor = (v: unknown): v is PodCursor =>
-  typeof v === 'object' && v !== null && (v as PodCursor).v === 1 && typeof (v as PodCursor).before === 'number';
+  typeof v === 'object' &&
+  v !== null &&
+  (v as PodCursor).v === 1 &&
+  Number.isFinite((v as PodCursor).before) &&
+  Array.isArray((v as PodCursor).seen);
 
 async function kubeconfigOf(
   entry: KubernetesEntry,

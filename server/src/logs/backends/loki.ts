@@ -15,7 +15,12 @@ interface LokiCursor {
 }
 
 const isLokiCursor = (v: unknown): v is LokiCursor =>
-  typeof v === 'object' && v !== null && (v as LokiCursor).v === 1 && typeof (v as LokiCursor).end === 'string';
+  typeof v === 'object' &&
+  v !== null &&
+  (v as LokiCursor).v === 1 &&
+  typeof (v as LokiCursor).end === 'string' &&
+  /^\d+$/.test((v as LokiCursor).end) &&
+  Array.isArray((v as LokiCursor).seen);
 
 interface LokiAnswer {
   data?: { resultType?: string; result?: { stream?: Record<string, string>; values?: [string, string][] }[] };
