@@ -30,51 +30,7 @@ export async function findSilence(
   resource: EventResource | undefined,
   cel: CelFilterEnv,
 ): Promise<Silence | undefined> {
-  const r = resource;
-  // Components whose silence reaches this resource: its own (and, for a check, its components'),
-  // plus, for recursive silences, every ancestor of those.
-  const direct = r?.kind === 'component' ? [r.id] : (r?.componentIds ?? []);
-  let ancestors: string[] = r?.kind === 'component' ? r.ancestors : [];
-  if (r?.kind === 'check' && direct.length) {
-    const { rows } = await tx.query<{ path: string }>('SELECT path FROM components WHERE id = ANY($1::uuid[])', [
-      direct,
-    ]);
-    ancestors = rows.flatMap((row) => row.path.split('.').filter(Boolean));
-  }
-  const configAncestors = r?.kind === 'config' ? r.ancestors : [];
-  // Candidates: what the ids, namespace or filter hold, and every silence with selectors (matched below).
-  const { rows } = await tx.query<Silence & SilenceScope & { id_holds: boolean }>(
-    `SELECT id, description, name, until, filter, nullif(namespace, '') AS namespace, selectors,
-            (check_id IS NOT NULL OR canary_id IS NOT NULL OR component_id IS NOT NULL OR config_id IS NOT NULL) AS named,
-            coalesce(check_id = $1::uuid OR canary_id = $2::uuid OR component_id = ANY($3::uuid[])
-              OR (recursive AND component_id = ANY($4::uuid[])) OR config_id = $5::uuid
-              OR (recursive AND config_id = ANY($6::uuid[])), false) AS id_holds
-     FROM notification_silences
-     WHERE deleted_at IS NULL AND "from" <= now() AND until > now() AND (
-           (check_id IS NOT NULL AND check_id = $1::uuid)
-        OR (canary_id IS NOT NULL AND canary_id = $2::uuid)
-        OR (component_id IS NOT NULL AND component_id = ANY($3::uuid[]))
-        OR (component_id IS NOT NULL AND recursive AND component_id = ANY($4::uuid[]))
-        OR (config_id IS NOT NULL AND config_id = $5::uuid)
-        OR (config_id IS NOT NULL AND recursive AND config_id = ANY($6::uuid[]))
-        OR (jsonb_typeof(selectors) = 'array' AND selectors <> '[]'::jsonb)
-        OR (check_id IS NULL AND canary_id IS NULL AND component_id IS NULL AND config_id IS NULL
-            AND coalesce(namespace, '') <> '' AND namespace = $7)
-        OR (check_id IS NULL AND canary_id IS NULL AND component_id IS NULL AND config_id IS NULL
-            AND coalesce(namespace, '') = '' AND coalesce(filter, '') <> ''))
-     ORDER BY created_at, id`,
-    [
-      r?.kind === 'check' ? r.id : null,
-      r?.canaryId ?? null,
-      direct,
-      ancestors,
-      r?.kind === 'config' ? r.id : null,
-      configAncestors,
-      r?.namespace ?? null,
-    ],
-  );
-  for (const s of rows) if (await holds(tx, s, s.id_holds, r, cel)) return s;
-  return undefined;
+  return matchSilence(tx, await activeSilences(tx), resource, cel);
 }
 
 /** Whether the silence holds: its resource part (ids, selectors, namespace), then its filter. */
