@@ -10,7 +10,7 @@ import { SECRET_MODES, type SecretMode } from './secretValue';
 
 type Form = UseFormReturn<ConnectionFormValues>;
 
-export const UNCHANGED_PLACEHOLDER = '•••••• (unchanged)';
+const UNCHANGED_PLACEHOLDER = '•••••• (unchanged)';
 
 function FieldLabel({ field }: { field: Pick<ConnectionField, 'label' | 'required' | 'default'> }) {
   return (

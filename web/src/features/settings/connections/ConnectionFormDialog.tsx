@@ -36,7 +36,7 @@ import { useConnectionTest } from './useConnectionTest';
 const FORM_ID = 'connection-form';
 
 /** Editable here: made in the console (source UI or none). */
-export const isLocalConnection = (row: Pick<ConnectionRow, 'source'>) => !row.source || row.source === 'UI';
+const isLocalConnection = (row: Pick<ConnectionRow, 'source'>) => !row.source || row.source === 'UI';
 
 export function ConnectionFormDialog({
   open,

@@ -54,7 +54,7 @@ const TYPE_ICONS: Record<string, LucideIcon> = {
   opensearch: Search,
 };
 
-export function connectionTypeIcon(type: string): LucideIcon {
+function connectionTypeIcon(type: string): LucideIcon {
   const def = connectionType(type);
   if (!def) return Cable;
   return TYPE_ICONS[def.type] ?? FAMILY_ICONS[def.family];

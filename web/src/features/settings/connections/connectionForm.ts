@@ -31,7 +31,7 @@ export interface FormFieldError {
   message: string;
 }
 
-export const DEFAULT_NAMESPACE = 'default';
+const DEFAULT_NAMESPACE = 'default';
 
 const isColumn = (key: string) => (CONNECTION_COLUMNS as readonly string[]).includes(key);
 

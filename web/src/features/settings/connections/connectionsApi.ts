@@ -42,7 +42,7 @@ export interface ConnectionWrite {
   properties?: Record<string, string>;
 }
 
-export interface ConnectionListPage {
+interface ConnectionListPage {
   pageIndex: number;
   pageSize: number;
   sortBy?: string;
