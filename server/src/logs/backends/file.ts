@@ -6,7 +6,7 @@ import { fileEntrySchema, type FileEntry, type LogLine } from '@opsdeck/common';
 import path from 'node:path';
 import { ChainReader, findChains, type Budget, type ChainPosition } from './fileReader.js';
 import { decodeCursor, encodeCursor, labelsAgree } from './query.js';
-import { LogRequestError, type EntryProblem, type LogBackend } from './types.js';
+import type { EntryProblem, LogBackend } from './types.js';
 
 /** Bytes and time one request may spend scanning (then it answers what it found, with a cursor). */
 export const FILE_SCAN_BYTES = 256 * 1024 * 1024;
@@ -63,7 +63,6 @@ export const fileBackend: LogBackend<FileEntry> = {
     const picked = entries.filter((e) => labelsAgree(e.labels, query.selector));
     const chains = await findChains(picked.map((e) => ({ paths: e.paths, labels: e.labels ?? {} })));
     const cursor = decodeCursor(query.cursor, isFileCursor);
-    if (query.cursor && !cursor) throw new LogRequestError('cursor: not a cursor of this backend');
     const budget: Budget = {
       bytes: FILE_SCAN_BYTES,
       deadline: Date.now() + Math.min(FILE_SCAN_MS, ctx.timeoutMs * 0.6),

@@ -70,7 +70,6 @@ export const kubernetesBackend: LogBackend<KubernetesEntry> = {
         'no kubeconfig is configured: set kubeconfig or a Kubernetes connection on the backend, or KUBECONFIG on the server',
       );
     const cursor = decodeCursor(query.cursor, isPodCursor);
-    if (query.cursor && !cursor) throw new LogRequestError('cursor: not a cursor of this backend');
     const { namespace: ns, pod, container, ...podLabels } = query.selector;
     const namespace = ns ?? entry.namespace ?? 'default';
     const { CoreV1Api } = await loadKubernetesClient();

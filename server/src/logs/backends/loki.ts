@@ -56,7 +56,6 @@ export const lokiBackend: LogBackend<LokiEntry> = {
     const entry = entries[0]!;
     const remote = await remoteOf(entry, ctx);
     const cursor = decodeCursor(query.cursor, isLokiCursor);
-    if (query.cursor && !cursor) throw new LogRequestError('cursor: not a cursor of this backend');
     const tenant = entry.tenant ?? remote.target.properties.tenant;
     const seen = new Set(cursor?.seen ?? []);
     const params = new URLSearchParams({

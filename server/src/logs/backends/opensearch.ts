@@ -4,7 +4,7 @@
 import { opensearchEntrySchema, type LogLine, type OpenSearchEntry } from '@opsdeck/common';
 import { decodeCursor, encodeCursor } from './query.js';
 import { remoteOf, remoteProblems, requestJson } from './remote.js';
-import { LogRequestError, type LogBackend } from './types.js';
+import type { LogBackend } from './types.js';
 
 interface SearchCursor {
   v: 1;
@@ -56,7 +56,6 @@ export const opensearchBackend: LogBackend<OpenSearchEntry> = {
     const entry = entries[0]!;
     const remote = await remoteOf(entry, ctx);
     const cursor = decodeCursor(query.cursor, isSearchCursor);
-    if (query.cursor && !cursor) throw new LogRequestError('cursor: not a cursor of this backend');
     const ts = entry.timestampField ?? '@timestamp';
     const msg = entry.messageField ?? 'message';
     const labels = { ...entry.labels, ...query.selector };

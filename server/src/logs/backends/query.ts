@@ -1,6 +1,7 @@
 // Pieces the backends share: the text of a search as a matcher (plain text case-insensitive or
 // /regex/flags), cursors as opaque text, entry labels against a selector, and timestamps read
 // from the start of a log line (ISO/RFC3339 or syslog).
+import { LogRequestError } from './types.js';
 
 /** `/re/flags` → RegExp, other text → case-insensitive literal; throws a message for a bad regex. */
 export function textMatcher(text: string): RegExp | undefined {
@@ -21,15 +22,17 @@ export function encodeCursor(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
 }
 
-/** The cursor's value, or undefined when it is not one of ours (the API answers 400). */
+/** The cursor's value (undefined without one); LogRequestError (a 400) when it is not one of ours. */
 export function decodeCursor<T>(cursor: string | undefined, check: (v: unknown) => v is T): T | undefined {
   if (!cursor) return undefined;
+  let v: unknown;
   try {
-    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    return check(v) ? v : undefined;
+    v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    return undefined;
+    v = undefined;
   }
+  if (!check(v)) throw new LogRequestError('cursor: not a cursor of this backend');
+  return v;
 }
 
 /** An entry's labels agree with a selector: every key both have holds the same value. */
