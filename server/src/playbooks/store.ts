@@ -7,6 +7,7 @@
 import type { Database, Queryable } from '../db/database.js';
 import { parseSchedule } from '../jobs/schedule.js';
 import type { AppliedResource } from '../resources/apply.js';
+import { UUID } from '../resources/routes.js';
 import type { MatchableResource, ResourceKind } from '../selectors/resourceSelector.js';
 import { parseStoredPlaybook, type PlaybookDefinition } from './playbook.js';
 import { runAgent } from './runsOn.js';
@@ -132,9 +133,9 @@ export interface TargetResource {
 }
 
 const RESOURCE_QUERIES: Record<ResourceKind, string> = {
-  config: `SELECT ci.*, ci.tags->>'namespace' AS namespace FROM config_items ci WHERE ci.id::text = $1`,
-  component: `SELECT c.*, t.namespace FROM components c LEFT JOIN topologies t ON t.id = c.topology_id WHERE c.id::text = $1`,
-  check: `SELECT ch.*, ca.name AS canary_name FROM checks ch JOIN canaries ca ON ca.id = ch.canary_id WHERE ch.id::text = $1`,
+  config: `SELECT ci.*, ci.tags->>'namespace' AS namespace FROM config_items ci WHERE ci.id = $1`,
+  component: `SELECT c.*, t.namespace FROM components c LEFT JOIN topologies t ON t.id = c.topology_id WHERE c.id = $1`,
+  check: `SELECT ch.*, ca.name AS canary_name FROM checks ch JOIN canaries ca ON ca.id = ch.canary_id WHERE ch.id = $1`,
 };
 
 /** Reads a resource by id (deleted ones only when `includeDeleted`, for runs already queued). */
@@ -144,6 +145,8 @@ export async function loadResource(
   id: string,
   includeDeleted = false,
 ): Promise<TargetResource | undefined> {
+  // Compared as uuid (the primary key's index; this runs for every triggering event): other ids match nothing.
+  if (!UUID.test(id)) return undefined;
   const { rows } = await db.query<Record<string, unknown>>(RESOURCE_QUERIES[kind], [id]);
   const row = rows[0];
   if (!row || (!includeDeleted && row.deleted_at)) return undefined;
