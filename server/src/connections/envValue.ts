@@ -11,7 +11,7 @@ export type EnvValue =
     };
 
 /** `{name, key}` of a secretKeyRef / configMapKeyRef. */
-export const keyRefSchema = z.looseObject({ name: z.string(), key: z.string() });
+const keyRefSchema = z.looseObject({ name: z.string(), key: z.string() });
 
 /** `{value}` or `{valueFrom: {secretKeyRef|configMapKeyRef: {name, key}}}`, or a plain string. */
 export const envValueSchema = z.union([

@@ -22,7 +22,7 @@ import { CappedBuffer, head } from './text.js';
 
 /** Response bodies are read up to this many bytes; the rest is not downloaded. */
 export const MAX_CONTENT_BYTES = 1024 * 1024;
-export const MAX_REDIRECTS = 10;
+const MAX_REDIRECTS = 10;
 export const REDIRECT_CODES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 export const NTLM_UNSUPPORTED = 'NTLM authentication is not supported yet';
 const USER_AGENT = 'opsdeck-health-check';
@@ -114,7 +114,7 @@ export function urlWithoutCredentials(raw: string): string {
 }
 
 /** host:port of a URL, as network errors name the far end. */
-export function hostPort(u: URL): string {
+function hostPort(u: URL): string {
   return `${u.hostname.includes(':') ? `[${u.hostname}]` : u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
 }
 

@@ -6,9 +6,9 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { CappedBuffer } from './text.js';
 
-export const MAX_OUTPUT_BYTES = 1024 * 1024;
+const MAX_OUTPUT_BYTES = 1024 * 1024;
 /** Environment variables a child process inherits from the server; everything else (secrets) stays out. */
-export const INHERITED_ENV = [
+const INHERITED_ENV = [
   'PATH',
   'HOME',
   'USER',

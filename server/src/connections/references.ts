@@ -24,7 +24,7 @@ export interface StoredConnection {
  * The value a reference points at. `field` names the connection field in messages. Throws SpecError
  * when no kubeconfig is configured, the object or key does not exist, or the cluster cannot be read.
  */
-export async function readSecretRef(field: string, ref: string, namespace: string): Promise<string> {
+async function readSecretRef(field: string, ref: string, namespace: string): Promise<string> {
   const m = SECRET_REF.exec(ref);
   if (!m) throw new SpecError(`${field} ${ref} is not a reference (secret://<name>/<key> or configmap://<name>/<key>)`);
   const [, kind, name, key] = m as unknown as [string, 'secret' | 'configmap', string, string];

@@ -18,7 +18,7 @@ import type { WriteGuard } from '../rest/writeGuards.js';
 export type RowFieldError = ConnectionFieldError & { row?: number };
 
 /** The 400 answer of a refused write or form: the first message, every field in details. */
-export function invalidConnection(errors: RowFieldError[]): ApiError {
+function invalidConnection(errors: RowFieldError[]): ApiError {
   return new ApiError(400, 'INVALID_CONNECTION', errors[0]?.message ?? 'invalid connection', errors);
 }
 

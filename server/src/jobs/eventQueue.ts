@@ -43,7 +43,7 @@ export interface HandleMode {
 
 export const MAX_ATTEMPTS = 5;
 /** Backoff before attempt n+1: 2^n seconds, at most 5 minutes. */
-export const retryDelayMs = (attempts: number): number => Math.min(300_000, 1000 * 2 ** attempts);
+const retryDelayMs = (attempts: number): number => Math.min(300_000, 1000 * 2 ** attempts);
 
 export interface EventRouterOptions {
   /** Events claimed per transaction. */

@@ -13,7 +13,7 @@ import {
 import { required, prop, TestFailure, type ConnectionTester, type TestContext } from './tester.js';
 
 /** The connection's URL with $(username)/$(password) substituted, parsed. */
-export function connectionUrl(conn: ResolvedConnection, fallback?: string): URL {
+function connectionUrl(conn: ResolvedConnection, fallback?: string): URL {
   const raw = conn.url || fallback;
   return parseHttpUrl(interpolateCredentials(required(raw, 'URL'), conn.username ?? '', conn.password ?? ''));
 }

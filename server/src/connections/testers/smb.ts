@@ -20,7 +20,7 @@ export interface SmbEntry {
 }
 
 /** The entries of smbclient's `ls` output, without `.` and `..`. */
-export function parseListing(stdout: string): SmbEntry[] {
+function parseListing(stdout: string): SmbEntry[] {
   const entries: SmbEntry[] = [];
   for (const line of stdout.split('\n')) {
     const m = /^ {2}(.+?)\s+([A-Z]*)\s+(\d+)\s+\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}\s*$/.exec(line);
