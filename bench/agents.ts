@@ -19,9 +19,11 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import {
   backendTicksBetween,
+  type Child,
   databaseUrl,
   dropDatabase,
   freePort,
+  loadavg,
   median,
   numberFlag,
   parseFlags,
@@ -35,7 +37,6 @@ import {
   startChild,
   TICK_MS,
   waitForHttp,
-  type Child,
 } from './lib.js';
 
 const flags = parseFlags(process.argv.slice(2));
@@ -359,7 +360,7 @@ async function rssScenario(): Promise<(string | number)[][]> {
   }
 }
 
-const load0 = fs.readFileSync('/proc/loadavg', 'utf8').trim();
+const load0 = loadavg();
 if (part === 'all' || part === 'push') {
   const rows: (string | number)[][] = [];
   const perAgentRows: (string | number)[][] = [];
@@ -371,7 +372,7 @@ if (part === 'all' || part === 'push') {
   }
   console.log(
     `\nagents push: ${agentCount} concurrent agents, gzip batches of ${batch} check_statuses (${checksPerAgent} checks each), ` +
-      `${seconds} s; ${os.cpus().length} CPUs; loadavg before: ${load0}; after: ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}\n`,
+      `${seconds} s; ${os.cpus().length} CPUs; loadavg before: ${load0}; after: ${loadavg()}\n`,
   );
   const header = 'database|s|pushes|statuses|stored|statuses/s|per agent/s|p50 ms|p99 ms|429s|errors|pushes/s/agent';
   printTable([...header.split('|'), 'upstream CPU', 'PG backends CPU', 'bench CPU'], rows);
@@ -382,7 +383,7 @@ if (part === 'all' || part === 'rss') {
   const rows = await rssScenario();
   console.log(
     `\nagent RSS: one agent process (node ${agentArgs.join(' ')} agent, embedded PGlite) with tcp checks @every 30s ` +
-      `to a loopback port, pushing to an upstream (PGlite); loadavg now: ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}\n`,
+      `to a loopback port, pushing to an upstream (PGlite); loadavg now: ${loadavg()}\n`,
   );
   printTable(
     ['run', 'checks', 's', 'RSS listening MB', 'RSS max MB', 'RSS steady MB', 'agent CPU', 'statuses upstream'],

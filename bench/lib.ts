@@ -291,6 +291,11 @@ export function percentile(values: number[] | Float64Array, p: number): number {
 // ---------------------------------------------------------------------------------------------
 // CPU and memory from /proc (Linux; zeros elsewhere)
 
+/** The machine's load averages (/proc/loadavg), printed with the results. */
+export function loadavg(): string {
+  return fs.readFileSync('/proc/loadavg', 'utf8').trim();
+}
+
 /** USER_HZ is 100 on Linux: one tick is 10 ms. */
 export const TICK_MS = 10;
 

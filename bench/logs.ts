@@ -15,7 +15,7 @@ import { once } from 'node:events';
 import { startOpsdeck } from '../server/src/app.js';
 import { createToken } from '../server/src/auth/tokens.js';
 import { openPglite } from '../server/src/db/database.js';
-import { numberFlag, parseFlags, percentile, printTable } from './lib.js';
+import { loadavg, numberFlag, parseFlags, percentile, printTable } from './lib.js';
 
 const flags = parseFlags(process.argv.slice(2));
 const SIZE_MB = numberFlag(flags, 'size-mb', 1024);
@@ -121,7 +121,7 @@ async function main() {
     console.log(
       `\nserver RSS (in-process, PGlite): ${mb(rssBefore)} MB before, ${mb(rssPeak)} MB peak during the requests`,
     );
-    console.log(`load: ${fs.readFileSync('/proc/loadavg', 'utf8').trim()} (${os.cpus().length} CPUs)`);
+    console.log(`load: ${loadavg()} (${os.cpus().length} CPUs)`);
   } finally {
     await app.close();
     await db.close();

@@ -17,6 +17,7 @@ import {
   backendTicksBetween,
   databaseUrl,
   dropDatabase,
+  loadavg,
   numberFlag,
   parseFlags,
   percentile,
@@ -169,13 +170,13 @@ async function scenario(kind: 'postgres' | 'pglite'): Promise<(string | number)[
 }
 
 const results: (string | number)[][] = [];
-const load0 = fs.readFileSync('/proc/loadavg', 'utf8').trim();
+const load0 = loadavg();
 if (which === 'all' || which === 'postgres') results.push(await scenario('postgres'));
 if (which === 'all' || which === 'pglite') results.push(await scenario('pglite'));
 console.log(
   `\nnotifications (${stage === 'delivery' ? 'delivery alone: pending rows written directly' : 'events → consumer → delivery'}): ${ratePerMinute} check.failed events/min for ${minutes} min through ${ruleCount} rules ` +
     `(CEL filters) into a loopback generic webhook; ${os.cpus().length} CPUs; loadavg before: ${load0}; ` +
-    `after: ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}\n`,
+    `after: ${loadavg()}\n`,
 );
 printTable(
   [

@@ -16,9 +16,11 @@ import { migrate } from '../server/src/db/migrate.js';
 import { parseStoredPlaybook } from '../server/src/playbooks/playbook.js';
 import { applyPlaybook } from '../server/src/playbooks/store.js';
 import {
+  type Child,
   databaseUrl,
   dropDatabase,
   freePort,
+  loadavg,
   numberFlag,
   parseFlags,
   percentile,
@@ -30,7 +32,6 @@ import {
   startReceiver,
   TICK_MS,
   waitForHttp,
-  type Child,
 } from './lib.js';
 
 const flags = parseFlags(process.argv.slice(2));
@@ -122,7 +123,7 @@ async function latencies(
 }
 
 async function main() {
-  const load0 = fs.readFileSync('/proc/loadavg', 'utf8').trim();
+  const load0 = loadavg();
   await recreateDatabase(BENCH_DB);
   const db = await openPostgres(databaseUrl(BENCH_DB), 4);
   const receiver = action === 'http' ? await startReceiver() : undefined;
@@ -183,7 +184,7 @@ async function main() {
     const { rows: failed } = await db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM playbook_runs WHERE status = 'failed'`,
     );
-    const load1 = fs.readFileSync('/proc/loadavg', 'utf8').trim();
+    const load1 = loadavg();
     console.log(
       `\nplaybook-triggers: ${total} check.failed events (distinct checks) at ${ratePerMinute}/min, ` +
         `one-action playbook (${action === 'http' ? 'http POST to a loopback receiver' : 'exec true'}), ` +
