@@ -5,6 +5,7 @@
 import type { Queryable } from '../db/database.js';
 import type { QueuedEvent } from '../jobs/eventQueue.js';
 import { NO_AGENT } from '../db/agents.js';
+import { UUID } from '../resources/routes.js';
 
 export type ResourceKind = 'check' | 'component' | 'config' | 'incident' | 'playbook_run';
 
@@ -38,7 +39,7 @@ export interface EventContext {
 
 type Row = Record<string, unknown>;
 
-const isId = (id: unknown): id is string => typeof id === 'string' && /^[0-9a-f-]{36}$/i.test(id);
+const isId = (id: unknown): id is string => typeof id === 'string' && UUID.test(id);
 
 async function one(tx: Queryable, sql: string, id: unknown): Promise<Row | undefined> {
   if (!isId(id)) return undefined;
@@ -169,7 +170,6 @@ function checkResource(row: Row, props: Record<string, unknown>, env: Record<str
   const kind = 'check';
   const { canary_row, component_ids, ...check } = row;
   const canary = (canary_row as Row | null) ?? undefined;
-  const rows = (component_ids as string[]).map((component_id) => ({ component_id }));
   env.check = check;
   env.canary = canary ?? null;
   // The event's status is the state it announced (the check may have moved since).
@@ -186,7 +186,7 @@ function checkResource(row: Row, props: Record<string, unknown>, env: Record<str
     tags: {},
     ancestors: [],
     canaryId: str(check.canary_id),
-    componentIds: rows.map((r) => r.component_id),
+    componentIds: component_ids as string[],
     snapshot: pick(check, ['id', 'name', 'type', 'namespace', 'canary_id', 'agent_id', 'labels', 'severity'], {
       status: health,
       health,
