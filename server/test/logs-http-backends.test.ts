@@ -1,41 +1,25 @@
 // The Loki and OpenSearch log backends against loopback stand-ins answering their documented query
 // APIs (Loki GET /loki/api/v1/query_range, OpenSearch POST /{index}/_search): the request's
 // parameters and body are asserted, pages follow the cursor, credentials and tenant are sent.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lokiBackend } from '../src/logs/backends/loki.js';
 import { opensearchBackend } from '../src/logs/backends/opensearch.js';
 import { textMatcher } from '../src/logs/backends/query.js';
 import type { LogQuery, SearchContext } from '../src/logs/backends/types.js';
+import { startHttpReceiver, type HttpReceiver, type ReceivedRequest } from './helpers/http-receiver.js';
 
-interface Seen {
-  method: string;
-  url: URL;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-let server: http.Server;
+let receiver: HttpReceiver;
 let base = '';
-const seen: Seen[] = [];
-let answer: (req: Seen) => unknown = () => ({});
+let seen: ReceivedRequest[] = [];
+let answer: (req: ReceivedRequest) => unknown = () => ({});
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      const s = { method: req.method!, url: new URL(req.url!, 'http://x'), headers: req.headers, body };
-      seen.push(s);
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(answer(s)));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  receiver = await startHttpReceiver();
+  receiver.reply((req) => ({ body: answer(req) as object }));
+  base = receiver.url;
+  seen = receiver.requests;
 });
-afterAll(() => server.close());
+afterAll(() => receiver.close());
 
 const ctx = (connections: Record<string, object> = {}): SearchContext => ({
   signal: new AbortController().signal,
@@ -93,8 +77,8 @@ describe('Loki backend', () => {
     const c = ctx({ 'connection://Loki/prod': { username: 'u', password: 'p', properties: { tenant: 'team-a' } } });
     const page = await lokiBackend.search([entry], query('timeout'), c);
     const req = seen[0]!;
-    expect(req.url.pathname).toBe('/loki/api/v1/query_range');
-    expect(Object.fromEntries(req.url.searchParams)).toEqual({
+    expect(req.path).toBe('/loki/api/v1/query_range');
+    expect(Object.fromEntries(req.query)).toEqual({
       query: '{env="prod", app="shop"} |= "timeout"',
       start: ns('2025-06-01T10:00:00Z'),
       end: ns('2025-06-01T11:00:00Z'),
@@ -110,7 +94,7 @@ describe('Loki backend', () => {
     expect(page.nextCursor).not.toBeNull();
 
     await lokiBackend.search([entry], query('/time(out)?/i', { cursor: page.nextCursor! }), c);
-    const next = seen[1]!.url.searchParams;
+    const next = seen[1]!.query;
     expect(next.get('query')).toBe('{env="prod", app="shop"} |~ "(?i)time(out)?"');
     expect(next.get('end')).toBe(`${BigInt(ns('2025-06-01T10:30:00Z')) + 1n}`);
     expect(next.get('limit')).toBe('3');
@@ -124,18 +108,18 @@ describe('Loki backend', () => {
       query('{job="x"} |= "y"', { native: '{job="x"} |= "y"' }),
       ctx(),
     );
-    expect(seen[0]!.url.searchParams.get('query')).toBe('{job="x"} |= "y"');
+    expect(seen[0]!.query.get('query')).toBe('{job="x"} |= "y"');
     expect(seen[0]!.headers.authorization).toBe('Bearer tok');
     expect(page).toEqual({ results: [], nextCursor: null });
   });
 
   it('names the HTTP status of a refused query', async () => {
     answer = () => ({ error: 'parse error' });
-    const failing = http.createServer((_q, res) => res.writeHead(400).end('parse error at line 1'));
-    await new Promise<void>((r) => failing.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(failing.address() as AddressInfo).port}`;
+    const failing = await startHttpReceiver();
+    failing.reply({ status: 400, body: 'parse error at line 1' });
+    const url = failing.url;
     await expect(lokiBackend.search([{ url }], query('x'), ctx())).rejects.toThrow('HTTP 400 parse error at line 1');
-    failing.close();
+    await failing.close();
   });
 
   it('refuses a cursor that is not one of its own', async () => {
@@ -182,7 +166,7 @@ describe('OpenSearch backend', () => {
     const page = await opensearchBackend.search([entry], query('checkout AND level:error'), ctx());
     const req = seen[0]!;
     expect(req.method).toBe('POST');
-    expect(req.url.pathname).toBe('/logs-*/_search');
+    expect(req.path).toBe('/logs-*/_search');
     expect(req.headers.authorization).toBe(`Basic ${Buffer.from('elastic:pw').toString('base64')}`);
     const body = JSON.parse(req.body) as Record<string, unknown>;
     expect(body).toMatchObject({
