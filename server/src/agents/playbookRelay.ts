@@ -6,8 +6,7 @@ import type { Hono, Context } from 'hono';
 import { z } from 'zod';
 import { HttpError, type AuthEnv } from '../auth/middleware.js';
 import type { Database, Queryable } from '../db/database.js';
-import { RESOURCE_KINDS } from '../selectors/resourceSelector.js';
-import { loadResource } from '../playbooks/store.js';
+import { runSubjects } from '../playbooks/store.js';
 import { UUID } from '../resources/routes.js';
 
 /** How long a claimed run stays the agent's without a report (the agent reports every second or two). */
@@ -118,19 +117,7 @@ export async function claimAgentRun(db: Database, agentId: string): Promise<Clai
   const pb = await db.query<ClaimedRun['playbook']>('SELECT id, name, namespace, title FROM playbooks WHERE id = $1', [
     run.playbook_id,
   ]);
-  const resources: Record<string, Record<string, unknown> | null> = {};
-  for (const kind of RESOURCE_KINDS) {
-    const id = run[`${kind}_id`];
-    resources[kind] = id ? ((await loadResource(db, kind, id, true))?.row ?? null) : null;
-  }
-  const user = run.created_by
-    ? ((
-        await db.query<{ id: string; name: string; email: string | null }>(
-          'SELECT id, name, email FROM people WHERE id = $1',
-          [run.created_by],
-        )
-      ).rows[0] ?? null)
-    : null;
+  const { resources, user } = await runSubjects(db, run);
   return {
     id: run.id,
     playbook: pb.rows[0]!,
@@ -139,9 +126,9 @@ export async function claimAgentRun(db: Database, agentId: string): Promise<Clai
     config_id: run.config_id,
     component_id: run.component_id,
     check_id: run.check_id,
-    config: resources.config ?? null,
-    component: resources.component ?? null,
-    check: resources.check ?? null,
+    config: resources.config,
+    component: resources.component,
+    check: resources.check,
     created_by: user,
   };
 }

@@ -17,8 +17,7 @@ import { parseStoredPlaybook, type ActionSpec } from './playbook.js';
 import { recordRetry, withRetries } from './retry.js';
 import { CANCELLED_ERROR, runAction, type ActionContext } from './runAction.js';
 import { openSecretParams, redactSecrets, secretValues } from './secretParams.js';
-import { RESOURCE_KINDS, type ResourceKind } from '../selectors/resourceSelector.js';
-import { loadResource } from './store.js';
+import { runSubjects } from './store.js';
 
 export const INTERRUPTED_ERROR = 'the server stopped while this run was under way';
 export { CANCELLED_ERROR };
@@ -252,19 +251,7 @@ export class PlaybookRunner {
 
   /** The variables templates and `if` see. */
   private async variables(run: RunRow): Promise<Record<string, unknown>> {
-    const resources: Partial<Record<ResourceKind, unknown>> = {};
-    for (const kind of RESOURCE_KINDS) {
-      const id = run[`${kind}_id`];
-      resources[kind] = id ? ((await loadResource(this.db, kind, id, true))?.row ?? null) : null;
-    }
-    const user = run.created_by
-      ? ((
-          await this.db.query<{ id: string; name: string; email: string | null }>(
-            'SELECT id, name, email FROM people WHERE id = $1',
-            [run.created_by],
-          )
-        ).rows[0] ?? null)
-      : null;
+    const { resources, user } = await runSubjects(this.db, run);
     return {
       params: openSecretParams(run.parameters, run.secret_parameters),
       ...resources,

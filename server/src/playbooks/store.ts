@@ -8,7 +8,7 @@ import type { Database, Queryable } from '../db/database.js';
 import { parseSchedule } from '../jobs/schedule.js';
 import type { AppliedResource } from '../resources/apply.js';
 import { UUID } from '../resources/routes.js';
-import type { MatchableResource, ResourceKind } from '../selectors/resourceSelector.js';
+import { RESOURCE_KINDS, type MatchableResource, type ResourceKind } from '../selectors/resourceSelector.js';
 import { parseStoredPlaybook, type PlaybookDefinition } from './playbook.js';
 import { runAgent } from './runsOn.js';
 import { emitSpecApprovalUpdated } from './specApproval.js';
@@ -137,6 +137,30 @@ const RESOURCE_QUERIES: Record<ResourceKind, string> = {
   component: `SELECT c.*, t.namespace FROM components c LEFT JOIN topologies t ON t.id = c.topology_id WHERE c.id = $1`,
   check: `SELECT ch.*, ca.name AS canary_name FROM checks ch JOIN canaries ca ON ca.id = ch.canary_id WHERE ch.id = $1`,
 };
+
+/** What a queued run's templates see of it: its resource (deleted ones too) by kind, and who requested it. */
+export async function runSubjects(
+  db: Queryable,
+  run: Record<`${ResourceKind}_id`, string | null> & { created_by: string | null },
+): Promise<{
+  resources: Record<ResourceKind, Record<string, unknown> | null>;
+  user: { id: string; name: string; email: string | null } | null;
+}> {
+  const resources = {} as Record<ResourceKind, Record<string, unknown> | null>;
+  for (const kind of RESOURCE_KINDS) {
+    const id = run[`${kind}_id`];
+    resources[kind] = id ? ((await loadResource(db, kind, id, true))?.row ?? null) : null;
+  }
+  const user = run.created_by
+    ? ((
+        await db.query<{ id: string; name: string; email: string | null }>(
+          'SELECT id, name, email FROM people WHERE id = $1',
+          [run.created_by],
+        )
+      ).rows[0] ?? null)
+    : null;
+  return { resources, user };
+}
 
 /** Reads a resource by id (deleted ones only when `includeDeleted`, for runs already queued). */
 export async function loadResource(
