@@ -558,6 +558,9 @@ export function withConnectionDefaults<T extends ConnectionInput>(row: T): T & C
   return out as T;
 }
 
+/** The 501 of a connection test for a type without a tester, and what the console shows for it. */
+export const CONNECTION_TEST_UNSUPPORTED = 'We currently do not support testing this connection type';
+
 /** What a connection-test answer says (POST /api/connection/test[/{id}]): 200 {message: 'ok'}. */
 export interface ConnectionTestResult {
   message: string;

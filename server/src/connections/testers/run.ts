@@ -1,13 +1,14 @@
 // Runs one connection Test: the type's tester under the time limit (15 s, aborted properly), its
 // outcome as the API answers it (200 ok / 400 the cause / 501 not supported), and every secret of the
 // connection masked out of what is said, whatever a client library put in its messages.
+import { CONNECTION_TEST_UNSUPPORTED } from '@opsdeck/common';
 import { describeError, SpecError } from '../errors.js';
 import { sanitizeUrl, type ResolvedConnection } from '../resolve.js';
 import { SqlError } from '../sql.js';
 import { prop, TestFailure, type ConnectionTester } from './tester.js';
 
 export const TEST_TIMEOUT_MS = 15_000;
-export const NOT_SUPPORTED = 'We currently do not support testing this connection type';
+export const NOT_SUPPORTED = CONNECTION_TEST_UNSUPPORTED;
 
 export type TestAnswer =
   | { status: 200; body: { message: 'ok'; details: string; duration_ms: number } }

@@ -1,12 +1,16 @@
 // What a connection test's answer means for the person who pressed Test (spec/3 §8): success is a 200
 // with message 'ok'; a 400 shows the server's error (a JSON error formatted), a 501 says the type
 // cannot be tested, anything else the error text or 'Testing connection failed!'.
-import type { ConnectionFieldError, ConnectionTestResult } from '@opsdeck/common/connections';
+import {
+  CONNECTION_TEST_UNSUPPORTED,
+  type ConnectionFieldError,
+  type ConnectionTestResult,
+} from '@opsdeck/common/connections';
 import { ApiError } from '../../../api/client';
 
 export const TEST_SUCCEEDED = 'Connection successful';
 export const TEST_FAILED = 'Testing connection failed!';
-export const TEST_UNSUPPORTED = 'We currently do not support testing this connection type';
+export const TEST_UNSUPPORTED = CONNECTION_TEST_UNSUPPORTED;
 
 export type TestOutcome = { ok: true; details?: string } | { ok: false; message: string };
 
