@@ -3,16 +3,15 @@
 // log selector, permissions (viewers read logs where they read the component; logs off → 403),
 // a slow backend timing out with a message naming it, the views the viewer reads.
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpsdeck, type Opsdeck } from '../src/app.js';
 import { searchLogs } from '../src/logs/search.js';
 import { createTestUser, type TestUser } from './helpers/auth.js';
 import { apiClient, type Problem } from './helpers/api.js';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
+import { startHttpReceiver } from './helpers/http-receiver.js';
 import { insertComponentWithLogSelectors, writeLogLines } from './helpers/logs.js';
 
 const backend = (name: string, spec: string) =>
@@ -218,11 +217,10 @@ describe.each(databaseKinds())('logs API (%s)', (kind) => {
   });
 
   it('times out a slow backend with a message naming it', async () => {
-    const hang = http.createServer(() => undefined);
-    await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
+    const hang = await startHttpReceiver();
+    hang.reply({ hang: true });
     try {
-      const url = `http://127.0.0.1:${(hang.address() as AddressInfo).port}`;
-      await apply(backend('slow-loki', `  loki:\n    - url: ${url}\n      labels: {job: x}\n`));
+      await apply(backend('slow-loki', `  loki:\n    - url: ${hang.url}\n      labels: {job: x}\n`));
       const started = Date.now();
       await expect(searchLogs(test.db, { backend: 'slow-loki' }, undefined, { timeoutMs: 300 })).rejects.toMatchObject({
         status: 504,
@@ -231,8 +229,7 @@ describe.each(databaseKinds())('logs API (%s)', (kind) => {
       });
       expect(Date.now() - started).toBeLessThan(3000);
     } finally {
-      hang.closeAllConnections();
-      hang.close();
+      await hang.close();
     }
   });
 });
