@@ -38,22 +38,50 @@ const STORED_CONNECTION_COLUMNS =
   'name, namespace, type, url, username, password, certificate, insecure_tls, properties';
 
 /**
- * Looks stored connections up by reference in `db`, for ConnectionContext.connection:
- * `connection://<type>/<name>`, `connection://<name>`, `<namespace>/<name>` or a bare name.
+ * How a reference names a stored connection, one reading for every engine (apply-time checks,
+ * notification recipients, checks and actions): an id; `connection://<type>/<name>` or
+ * `connection://<namespace>/<name>` (a type match is preferred); `connection://<name>`;
+ * `<namespace>/<name>`; or a bare name. Gives the WHERE / ORDER BY text and its three parameters.
  */
+function connectionMatch(ref: string): { where: string; order: string; params: (string | null)[] } {
+  const trimmed = ref.trim();
+  const m = /^connection:\/\/(?:([^/]+)\/)?(.+)$/.exec(trimmed);
+  let scope = m?.[1] ?? null;
+  let name = m?.[2] ?? trimmed;
+  let namespaceOnly = false;
+  const slash = m ? -1 : trimmed.indexOf('/');
+  if (slash > 0) {
+    [scope, name] = [trimmed.slice(0, slash), trimmed.slice(slash + 1)];
+    namespaceOnly = true;
+  }
+  return {
+    where: `deleted_at IS NULL AND (id::text = $1 OR (name = $1 AND ($2::text IS NULL
+      OR ($3::text IS NULL AND lower(type) = lower($2)) OR namespace = $2)))`,
+    order: `ORDER BY (lower(type) = lower(coalesce($2, ''))) DESC, created_at`,
+    params: [name, scope, namespaceOnly ? 'namespace' : null],
+  };
+}
+
+/** The id, name and type of the stored connection a reference names (see connectionMatch); undefined when none. */
+export async function findConnectionRef(
+  db: Queryable,
+  ref: string,
+): Promise<{ id: string; name: string; type: string } | undefined> {
+  const q = connectionMatch(ref);
+  const { rows } = await db.query<{ id: string; name: string; type: string }>(
+    `SELECT id, name, type FROM connections WHERE ${q.where} ${q.order} LIMIT 1`,
+    q.params,
+  );
+  return rows[0];
+}
+
+/** Looks stored connections up by reference in `db` (see connectionMatch), opened, for ConnectionContext.connection. */
 export function connectionResolver(db: Queryable): (ref: string) => Promise<ResolvedConnection | undefined> {
   return async (ref) => {
-    const m = /^connection:\/\/(?:([^/]+)\/)?(.+)$/.exec(ref);
-    const type = m?.[1] ?? null;
-    let name = m?.[2] ?? ref;
-    let namespace: string | null = null;
-    const slash = m ? -1 : ref.indexOf('/');
-    if (slash > 0) [namespace, name] = [ref.slice(0, slash), ref.slice(slash + 1)];
+    const q = connectionMatch(ref);
     const { rows } = await db.query<StoredConnection>(
-      `SELECT ${STORED_CONNECTION_COLUMNS} FROM connections
-       WHERE name = $1 AND ($2::text IS NULL OR lower(type) = lower($2)) AND ($3::text IS NULL OR namespace = $3)
-         AND deleted_at IS NULL ORDER BY created_at LIMIT 1`,
-      [name, type, namespace],
+      `SELECT ${STORED_CONNECTION_COLUMNS} FROM connections WHERE ${q.where} ${q.order} LIMIT 1`,
+      q.params,
     );
     // Secrets decrypted; secret:// and configmap:// references read from Kubernetes (references.ts).
     const c = rows[0];

@@ -2,7 +2,7 @@
 // email; a team → one row per member with an email; an email address; a stored connection; a service
 // URL (shown without secrets); a playbook. A recipient that cannot be resolved becomes an `error` row.
 import type { Queryable } from '../db/database.js';
-import { sanitizeUrl } from '../connections/resolve.js';
+import { findConnectionRef, sanitizeUrl } from '../connections/resolve.js';
 import type { Rule, ServiceTarget } from './rules.js';
 
 export type RecipientKind = 'email' | 'connection' | 'url' | 'playbook';
@@ -54,17 +54,8 @@ async function team(tx: Queryable, ref: string): Promise<{ id: string; name: str
 }
 
 /** A connection by id, `connection://Type/name`, `connection://name` or a bare name. */
-async function connection(tx: Queryable, ref: string): Promise<{ id: string; name: string; type: string } | undefined> {
-  const m = /^connection:\/\/(?:([^/]+)\/)?(.+)$/.exec(ref);
-  const type = m?.[1] ?? null;
-  const name = m?.[2] ?? ref;
-  const { rows } = await tx.query<{ id: string; name: string; type: string }>(
-    `SELECT id, name, type FROM connections WHERE deleted_at IS NULL AND
-       (($1::text ~* '^[0-9a-f-]{36}$' AND id::text = $1) OR (name = $2 AND ($3::text IS NULL OR lower(type) = lower($3))))
-     ORDER BY created_at LIMIT 1`,
-    [ref, name, type],
-  );
-  return rows[0];
+function connection(tx: Queryable, ref: string): Promise<{ id: string; name: string; type: string } | undefined> {
+  return findConnectionRef(tx, ref);
 }
 
 async function playbook(

@@ -10,6 +10,7 @@ import {
   type Recipient,
 } from '@opsdeck/common';
 import { z } from 'zod';
+import { findConnectionRef } from '../connections/resolve.js';
 import type { Database, Queryable } from '../db/database.js';
 import { findPerson, findTeam } from '../db/people.js';
 import { compileCel, parseTemplate } from '../expr/index.js';
@@ -73,18 +74,9 @@ export function expressionProblem(kind: 'cel' | 'template', text: string | undef
 
 // Lookups of what a rule names (people and teams: ../db/people.ts); each answers an id or undefined.
 
-/** `connection://<type or namespace>/<name>`, `connection://<name>`, a name or an id. */
+/** The id of the stored connection a reference names (connections/resolve.ts: the one reading every engine uses). */
 export async function findConnection(db: Queryable, ref: string): Promise<string | undefined> {
-  const m = /^connection:\/\/(?:([^/]+)\/)?(.+)$/.exec(ref.trim());
-  const scope = m?.[1] ?? null;
-  const name = m?.[2] ?? ref.trim();
-  const { rows } = await db.query<{ id: string }>(
-    `SELECT id FROM connections WHERE deleted_at IS NULL
-       AND (id::text = $1 OR (name = $1 AND ($2::text IS NULL OR lower(type) = lower($2) OR namespace = $2)))
-     ORDER BY created_at LIMIT 1`,
-    [name, scope],
-  );
-  return rows[0]?.id;
+  return (await findConnectionRef(db, ref))?.id;
 }
 
 /** `[namespace/]name` or an id. */
