@@ -198,6 +198,23 @@ describe.each(databaseKinds())('connections on %s', (kind) => {
       expect(read.body).toEqual([{ url: 'http://b.example.test', has_password: true }]);
     });
 
+    it('refuses to change or delete a connection that came from elsewhere (source not UI)', async () => {
+      const { body } = await create({
+        name: 'from-crd',
+        type: 'http',
+        url: 'http://crd.example.test',
+        source: 'KubernetesCRD',
+      });
+      const id = body[0]!.id as string;
+      for (const patch of [{ url: 'http://other.example.test' }, { deleted_at: new Date().toISOString() }]) {
+        const refused = await api.call(`/api/db/connections?id=eq.${id}`, { method: 'PATCH', body: patch });
+        expect(refused.status).toBe(403);
+        expect(refused.body).toMatchObject({ code: 'READ_ONLY_SOURCE' });
+      }
+      const read = await api.call<Record<string, unknown>[]>(`/api/db/connections?id=eq.${id}&select=url,deleted_at`);
+      expect(read.body).toEqual([{ url: 'http://crd.example.test', deleted_at: null }]);
+    });
+
     it('keeps secret references as written and says so without the secret', async () => {
       const res = await create({
         name: 'ref-db',

@@ -191,8 +191,29 @@ async function guardCreate(
   return { rows: out, errors };
 }
 
+/**
+ * spec/3 §6: a connection whose source is not the console (UI or empty) is changed where it came
+ * from, not here — the same rule the notification and log-backend guards apply (403 READ_ONLY_SOURCE).
+ */
+async function refuseReadOnly(db: Queryable, filters: { column: string; values: string[] }[]): Promise<void> {
+  if (!filters.length) return;
+  const values: unknown[] = [];
+  const where = filters.map(({ column, values: vs }) => {
+    values.push(vs);
+    return `${column}::text = ANY($${values.length}::text[])`;
+  });
+  const { rows } = await db.query<{ source: string }>(
+    `SELECT source FROM connections WHERE ${where.join(' AND ')} AND coalesce(source, '') NOT IN ('', 'UI') LIMIT 1`,
+    values,
+  );
+  if (rows[0])
+    throw new ApiError(403, 'READ_ONLY_SOURCE', `This connection came from ${rows[0].source}: change it there`);
+}
+
 /** The /api/db/connections write guard (registered in http/app.ts). */
 export const connectionWriteGuard: WriteGuard = async ({ method, rows, query, db }) => {
+  const ids = rows.map((r) => r.id).filter((id): id is string => typeof id === 'string');
+  await refuseReadOnly(db, method === 'PATCH' ? rowFilters(query) : ids.length ? [{ column: 'id', values: ids }] : []);
   const { rows: out, errors } =
     method === 'PATCH' ? await guardPatch(rows, query, db) : await guardCreate(rows, query, db);
   if (errors.length) throw invalidConnection(errors);
