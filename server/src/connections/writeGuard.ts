@@ -62,6 +62,7 @@ interface StoredRow {
   type: string;
   password: string | null;
   certificate: string | null;
+  source?: string | null;
 }
 
 /** The filters of a write that name rows: id, name or namespace with eq. or in.(...). */
@@ -95,7 +96,7 @@ async function storedRows(
     return `${column}::text = ANY($${values.length}::text[])`;
   });
   const { rows } = await db.query<StoredRow>(
-    `SELECT id::text AS id, type, password, certificate FROM connections WHERE ${where.join(' AND ')} LIMIT 1000`,
+    `SELECT id::text AS id, type, password, certificate, source FROM connections WHERE ${where.join(' AND ')} LIMIT 1000`,
     values,
   );
   return rows;
@@ -132,7 +133,9 @@ async function guardPatch(
 ): Promise<{ rows: Record<string, unknown>[]; errors: RowFieldError[] }> {
   const errors: RowFieldError[] = [];
   const filters = rowFilters(query);
-  let stored: StoredRow[] | undefined | null = null; // null: not looked up yet
+  // The rows the filters name, looked up once: read-only ones refuse the write; their type checks it.
+  const stored = await storedRows(db, filters);
+  refuseReadOnly(stored);
   const out: Record<string, unknown>[] = [];
   for (const [i, raw] of rows.entries()) {
     const row = normaliseConnection(raw);
@@ -145,7 +148,6 @@ async function guardPatch(
       if (def) withPropertyDefaults(row, def.type);
       continue;
     }
-    if (stored === null) stored = await storedRows(db, filters);
     if (!stored) {
       errors.push({
         ...at,
@@ -180,6 +182,7 @@ async function guardCreate(
   const idFilter = query.find(([k, v]) => k === 'id' && v.startsWith('eq.'))?.[1].slice(3);
   const lookup = [...ids, ...(idFilter ? [idFilter] : [])];
   const stored = lookup.length ? ((await storedRows(db, [{ column: 'id', values: lookup }])) ?? []) : [];
+  refuseReadOnly(stored);
   const out = rows.map((raw, i) => {
     const row = normaliseConnection(raw);
     const id = typeof row.id === 'string' ? row.id : rows.length === 1 ? idFilter : undefined;
@@ -193,27 +196,16 @@ async function guardCreate(
 
 /**
  * spec/3 §6: a connection whose source is not the console (UI or empty) is changed where it came
- * from, not here — the same rule the notification and log-backend guards apply (403 READ_ONLY_SOURCE).
+ * from, not here — the same rule the notification and log-backend guards apply.
  */
-async function refuseReadOnly(db: Queryable, filters: { column: string; values: string[] }[]): Promise<void> {
-  if (!filters.length) return;
-  const values: unknown[] = [];
-  const where = filters.map(({ column, values: vs }) => {
-    values.push(vs);
-    return `${column}::text = ANY($${values.length}::text[])`;
-  });
-  const { rows } = await db.query<{ source: string }>(
-    `SELECT source FROM connections WHERE ${where.join(' AND ')} AND coalesce(source, '') NOT IN ('', 'UI') LIMIT 1`,
-    values,
-  );
-  if (rows[0])
-    throw new ApiError(403, 'READ_ONLY_SOURCE', `This connection came from ${rows[0].source}: change it there`);
+function refuseReadOnly(stored: StoredRow[] | undefined): void {
+  const foreign = stored?.find((r) => r.source && r.source !== 'UI');
+  if (foreign)
+    throw new ApiError(403, 'READ_ONLY_SOURCE', `This connection came from ${foreign.source}: change it there`);
 }
 
 /** The /api/db/connections write guard (registered in http/app.ts). */
 export const connectionWriteGuard: WriteGuard = async ({ method, rows, query, db }) => {
-  const ids = rows.map((r) => r.id).filter((id): id is string => typeof id === 'string');
-  await refuseReadOnly(db, method === 'PATCH' ? rowFilters(query) : ids.length ? [{ column: 'id', values: ids }] : []);
   const { rows: out, errors } =
     method === 'PATCH' ? await guardPatch(rows, query, db) : await guardCreate(rows, query, db);
   if (errors.length) throw invalidConnection(errors);
