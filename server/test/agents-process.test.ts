@@ -155,6 +155,8 @@ spec:
       ),
     ).toBe(before.length);
     expect(output()).toMatch(/push failed: upstream unreachable/);
+    // The agent logs the recovery after the push it made; its output reaches us through a pipe.
+    await until('the agent to log the recovery', async () => /upstream is back/.test(output()));
     expect(output()).toMatch(/upstream is back/);
 
     // Deleting the agent revokes its token: the next push is refused and the agent logs it.
