@@ -3,6 +3,7 @@
 // the playbook runs the upstream assigned to this agent (runsOn).
 import path from 'node:path';
 import { startOpsdeck, type Opsdeck } from '../app.js';
+import { CheckRunPoller } from './checkRunPoller.js';
 import { PlaybookPoller } from './playbookPoller.js';
 import { AgentPusher, type PusherOptions } from './pusher.js';
 
@@ -20,6 +21,7 @@ export interface RunningAgent {
   opsdeck: Opsdeck;
   pusher: AgentPusher;
   playbooks: PlaybookPoller;
+  checkRuns: CheckRunPoller;
   close(): Promise<void>;
 }
 
@@ -74,13 +76,23 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     upstream: options.upstream,
     token: options.token,
     version: opsdeck.ctx.version,
+    secrets: opsdeck.ctx.secrets,
   });
   playbooks.start();
+  // Run Now pressed upstream on this agent's checks: run here at once (checkRunPoller.ts).
+  const checkRuns = new CheckRunPoller(opsdeck.ctx.health, {
+    upstream: options.upstream,
+    token: options.token,
+    version: opsdeck.ctx.version,
+  });
+  checkRuns.start();
   return {
     opsdeck,
     pusher,
     playbooks,
+    checkRuns,
     async close() {
+      await checkRuns.stop();
       await playbooks.stop();
       await pusher.stop();
       await opsdeck.close();

@@ -1,5 +1,5 @@
 // /api/agent (register, rotate, delete; write on agents) and /api/upstream (what an agent calls with
-// its token: ping, push, and the playbook runs assigned to it). Contract: docs/api.md "Agents".
+// its token: ping, push, the playbook runs assigned to it and Run Now requests for its checks). Contract: docs/api.md "Agents".
 import { Hono, type Context } from 'hono';
 import { gunzip } from 'node:zlib';
 import { promisify } from 'node:util';
@@ -7,6 +7,7 @@ import type { Identity } from '../auth/identity.js';
 import { errorBody, HttpError, requirePermission, type AuthEnv } from '../auth/middleware.js';
 import type { Database } from '../db/database.js';
 import { agentOfPerson, deleteAgent, generateAgent, generateRequestSchema, rotateAgentToken } from './generate.js';
+import { addCheckRunRelayRoutes } from './checkRunRelay.js';
 import { addPlaybookRelayRoutes } from './playbookRelay.js';
 import { parsePushBody, PushError, receivePush } from './push.js';
 import { DEFAULT_PUSH_RATE, TokenBuckets, type RateLimitOptions } from './rateLimit.js';
@@ -117,6 +118,8 @@ export function upstreamRoutes({ db, rate = DEFAULT_PUSH_RATE, limits = PUSH_LIM
 
   // Playbook runs assigned to the agent (runsOn): claim and report (playbookRelay.ts).
   addPlaybookRelayRoutes(app, db, callingAgent);
+  // Run Now on the agent's checks, pressed upstream: claim and report (checkRunRelay.ts).
+  addCheckRunRelayRoutes(app, db, callingAgent);
 
   app.post('/push', async (c) => {
     const agent = await callingAgent(c);

@@ -8,12 +8,15 @@
 // answer) cancels the local run, which stops its current action.
 import os from 'node:os';
 import type { Database } from '../db/database.js';
+import type { SecretBox } from '../secrets.js';
 import type { ClaimedRun, RunReport } from './playbookRelay.js';
 
 export interface PlaybookPollerOptions {
   upstream: string;
   token: string;
   version?: string;
+  /** Seals the `secret` parameters a claim carries into the agent's own database (the agent's key). */
+  secrets: SecretBox;
   intervalMs?: number;
   /** Relayed runs under way at once; no claim beyond it. */
   maxConcurrent?: number;
@@ -186,6 +189,11 @@ export class PlaybookPoller {
    * holds it (it pushed it), and the upstream run id, which the report uses.
    */
   private async queueLocally(run: ClaimedRun): Promise<void> {
+    // Secrets sealed at once with the agent's key: at rest only sealed, as a local run's are.
+    const given = Object.entries(run.secret_parameters ?? {});
+    const sealed = given.length
+      ? Object.fromEntries(given.map(([name, value]) => [name, this.opts.secrets.seal(value)]))
+      : null;
     await this.db.transaction(async (tx) => {
       await tx.query(
         `INSERT INTO playbooks (id, name, namespace, title, spec, source, deleted_at)
@@ -196,13 +204,15 @@ export class PlaybookPoller {
       const local = async (table: string, id: string | null) =>
         id && (await tx.query(`SELECT 1 FROM ${table} WHERE id = $1`, [id])).rows.length ? id : null;
       await tx.query(
-        `INSERT INTO playbook_runs (id, playbook_id, status, spec, parameters, config_id, component_id, check_id, trigger)
-         VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING`,
+        `INSERT INTO playbook_runs (id, playbook_id, status, spec, parameters, secret_parameters, config_id, component_id,
+           check_id, trigger)
+         VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
         [
           run.id,
           run.playbook.id,
           JSON.stringify(run.spec),
           JSON.stringify(run.parameters),
+          sealed ? JSON.stringify(sealed) : null,
           await local('config_items', run.config_id),
           await local('components', run.component_id),
           await local('checks', run.check_id),

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { HttpError, type AuthEnv } from '../auth/middleware.js';
 import type { Database, Queryable } from '../db/database.js';
 import { runSubjects } from '../playbooks/store.js';
+import { openSecret } from '../secrets.js';
 import { UUID } from '../resources/routes.js';
 
 /** How long a claimed run stays the agent's without a report (the agent reports every second or two). */
@@ -51,7 +52,13 @@ export interface ClaimedRun {
   id: string;
   playbook: { id: string; name: string; namespace: string; title: string | null };
   spec: Record<string, unknown>;
+  /** As the run row holds them: a `secret` parameter's value is the mask there. */
   parameters: Record<string, string>;
+  /**
+   * The plain values of the run's `secret` parameters (name → value), opened from the upstream's
+   * sealed copy for the agent behind the token: it seals them with its own key. Never logged.
+   */
+  secret_parameters: Record<string, string>;
   config_id: string | null;
   component_id: string | null;
   check_id: string | null;
@@ -99,9 +106,10 @@ async function expireLost(db: Database, agentId: string): Promise<void> {
 export async function claimAgentRun(db: Database, agentId: string): Promise<ClaimedRun | undefined> {
   await expireLost(db, agentId);
   const { rows } = await db.query<
-    Omit<ClaimedRun, 'config' | 'component' | 'check' | 'created_by' | 'playbook'> & {
+    Omit<ClaimedRun, 'config' | 'component' | 'check' | 'created_by' | 'playbook' | 'secret_parameters'> & {
       playbook_id: string;
       created_by: string | null;
+      secret_parameters: Record<string, string> | null;
     }
   >(
     `UPDATE playbook_runs r SET status = 'running', start_time = now(), lease_owner = 'agent:' || $1::text,
@@ -109,7 +117,7 @@ export async function claimAgentRun(db: Database, agentId: string): Promise<Clai
      FROM (SELECT id FROM playbook_runs WHERE agent_id = $1 AND status IN ('pending', 'scheduled')
              AND scheduled_time <= now() ORDER BY scheduled_time LIMIT 1 FOR UPDATE SKIP LOCKED) due
      WHERE r.id = due.id
-     RETURNING r.id, r.playbook_id, r.spec, r.parameters, r.config_id, r.component_id, r.check_id, r.created_by`,
+     RETURNING r.id, r.playbook_id, r.spec, r.parameters, r.secret_parameters, r.config_id, r.component_id, r.check_id, r.created_by`,
     [agentId, AGENT_RUN_LEASE_MS],
   );
   const run = rows[0];
@@ -123,6 +131,9 @@ export async function claimAgentRun(db: Database, agentId: string): Promise<Clai
     playbook: pb.rows[0]!,
     spec: run.spec,
     parameters: run.parameters,
+    secret_parameters: Object.fromEntries(
+      Object.entries(run.secret_parameters ?? {}).map(([name, sealed]) => [name, openSecret(sealed)]),
+    ),
     config_id: run.config_id,
     component_id: run.component_id,
     check_id: run.check_id,
