@@ -54,6 +54,7 @@ import {
   activeSilences,
   findSilence,
   matchSilence,
+  silencedBy,
   silenceReason,
   type ActiveSilence,
   type Silence,
@@ -208,7 +209,7 @@ export class NotificationConsumer implements EventConsumer {
       for (const d of await expandRecipients(tx, rule)) {
         if ('error' in d || d.kind === 'playbook') continue;
         const decision: Decision = silence
-          ? { status: 'silenced', reason: silenceReason(silence), silencedBy: silence.id }
+          ? { status: 'silenced', reason: silenceReason(silence), silencedBy: silencedBy(silence) }
           : flapRow(rule, resource, { kind: 'settled', since: q.since })!;
         rows.push({ rule, d, decision });
       }
@@ -258,7 +259,7 @@ export class NotificationConsumer implements EventConsumer {
           'error' in d
             ? { status: 'error', reason: d.error, error: d.error }
             : s.silence
-              ? { status: 'silenced', reason: silenceReason(s.silence), silencedBy: s.silence.id }
+              ? { status: 'silenced', reason: silenceReason(s.silence), silencedBy: silencedBy(s.silence) }
               : flapRow(rule, r, flap);
         // Without a decision yet (the row is open), `pending` until repeat/inhibition/grouping decide.
         const row: Row = { rule, d, decision: decided ?? { status: 'pending', reason: null } };

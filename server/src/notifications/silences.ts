@@ -8,6 +8,7 @@
 import type { Queryable } from '../db/database.js';
 import type { CelFilterEnv } from './celFilter.js';
 import type { EventResource } from './context.js';
+import { maintenanceSilences } from './maintenanceSilences.js';
 import { hasResource, scopeHolds, type SilenceScope } from './silenceSelectors.js';
 
 export interface Silence {
@@ -16,13 +17,19 @@ export interface Silence {
   name: string | null;
   until: Date;
   filter: string | null;
+  /** A maintenance window in progress (maintenanceSilences.ts): not a notification_silences row. */
+  maintenance?: boolean;
 }
 
-/** "Silenced by "<description or name or id>" until <until>". */
+/** "Silenced by "<description or name or id>" until <until>" (by maintenance window "<name>" for a window). */
 export function silenceReason(s: Silence): string {
+  if (s.maintenance) return `Silenced by maintenance window "${s.name}" until ${new Date(s.until).toISOString()}`;
   const label = s.description?.trim() || s.name?.trim() || s.id;
   return `Silenced by "${label}" until ${new Date(s.until).toISOString()}`;
 }
+
+/** The notification_silences row a silenced decision names (none for a maintenance window). */
+export const silencedBy = (s: Silence): string | undefined => (s.maintenance ? undefined : s.id);
 
 /** The first active silence that holds this resource (oldest first), or undefined. */
 export async function findSilence(
@@ -77,7 +84,7 @@ export async function activeSilences(tx: Queryable): Promise<ActiveSilence[]> {
      FROM notification_silences WHERE deleted_at IS NULL AND "from" <= now() AND until > now()
      ORDER BY created_at, id`,
   );
-  return rows;
+  return [...rows, ...(await maintenanceSilences(tx))];
 }
 
 /** findSilence over silences read before (activeSilences): the same answer, queries only for a check's components. */
