@@ -13,6 +13,7 @@ const ENDPOINTS: Record<string, string> = {
   Notification: '/api/notification',
   NotificationSilence: '/api/notification/silence',
   LoggingBackend: '/api/logging_backends',
+  StatusPage: '/api/status-page',
 };
 
 interface ApiProblem {

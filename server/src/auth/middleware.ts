@@ -12,6 +12,9 @@ function isPublic(method: string, path: string): boolean {
   if (path === '/api/auth/invite' || path === '/api/auth/invite/accept') return true;
   // Playbook webhooks authenticate with the playbook's own on.webhook.authentication (playbooks/webhook.ts).
   if (method === 'POST' && path.startsWith('/api/playbook/webhook/')) return true;
+  // Status pages and badges: public unless private; they check a caller who signed in themselves (statuspages/api.ts).
+  if ((method === 'GET' || method === 'HEAD') && (path.startsWith('/api/status/') || path.startsWith('/api/badge/')))
+    return true;
   // better-auth's own endpoints (sign-in, sign-out, reset, verify, 2FA, OAuth callbacks).
   return path.startsWith('/api/auth/') && path !== '/api/auth/whoami';
 }

@@ -25,6 +25,9 @@ import { restRoutes } from '../rest/handler.js';
 import type { WriteGuard } from '../rest/writeGuards.js';
 import { topologyRoutes } from '../topology/api.js';
 import { snapshotRoutes } from '../topology/snapshot.js';
+import { maintenanceOccurrences } from '../maintenance/windows.js';
+import { publicStatusRoutes, statusPageRoutes } from '../statuspages/api.js';
+import { statusPageWriteGuard } from '../statuspages/writeGuard.js';
 import { serveWeb } from './static.js';
 
 export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
@@ -71,6 +74,10 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
   app.route('/api/logging_backends', loggingBackendRoutes({ db: ctx.db, identity }));
   app.route('/api/agent', agentRoutes({ db: ctx.db, identity }));
   app.route('/api/upstream', upstreamRoutes({ db: ctx.db, identity }));
+  const statusPages = publicStatusRoutes({ db: ctx.db, identity, maintenance: maintenanceOccurrences });
+  app.route('/api/status-page', statusPageRoutes({ db: ctx.db, identity }));
+  app.route('/api', statusPages.api);
+  app.route('/status', statusPages.html);
 
   app.route(
     '/api/db',
@@ -100,6 +107,7 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
       writeGuards: new Map<string, WriteGuard>([
         ['connections', connectionWriteGuard],
         ['logging_backends', loggingBackendWriteGuard],
+        ['status_pages', statusPageWriteGuard],
         ...notificationWriteGuards(),
       ]),
       afterWrite(relation) {

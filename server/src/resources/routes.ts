@@ -16,7 +16,13 @@ export interface ResourceRoutes<Def extends StoredResource> {
   db: Database;
   identity: Identity;
   /** The table of the rows, and the RBAC resource checked (read for the spec, write otherwise). */
-  table: ResourceTable | 'playbooks' | 'notifications' | 'notification_silences' | 'logging_backends';
+  table:
+    | ResourceTable
+    | 'playbooks'
+    | 'notifications'
+    | 'notification_silences'
+    | 'logging_backends'
+    | 'status_pages';
   permission: Resource;
   /** The resource's kind, for "paste a … resource". */
   kind: string;

@@ -94,6 +94,8 @@ const relations: ExposedRelation[] = [
   // Logs (0023): backends written by the form (checked by logs/writeGuard.ts) or /api/logging_backends.
   { name: 'logging_backends', resource: 'logging_backends' },
   { name: 'configs_with_logs', resource: 'config_scrapers', readOnly: true },
+  // Status pages (0027): written by the settings form (checked by statuspages/writeGuard.ts) or /api/status-page.
+  { name: 'status_pages', resource: 'canaries' },
   // Incidents (0008): commanders and responders write these (spec/1 §6); the changelog is the server's.
   { name: 'incidents', resource: 'incident' },
   { name: 'hypotheses', resource: 'incident' },
