@@ -14,6 +14,7 @@ const ENDPOINTS: Record<string, string> = {
   NotificationSilence: '/api/notification/silence',
   LoggingBackend: '/api/logging_backends',
   StatusPage: '/api/status-page',
+  MaintenanceWindow: '/api/maintenance-window',
 };
 
 interface ApiProblem {

@@ -26,6 +26,8 @@ import type { WriteGuard } from '../rest/writeGuards.js';
 import { topologyRoutes } from '../topology/api.js';
 import { snapshotRoutes } from '../topology/snapshot.js';
 import { maintenanceOccurrences } from '../maintenance/windows.js';
+import { maintenanceRoutes } from '../maintenance/api.js';
+import { maintenanceWriteGuard } from '../maintenance/writeGuard.js';
 import { publicStatusRoutes, statusPageRoutes } from '../statuspages/api.js';
 import { statusPageWriteGuard } from '../statuspages/writeGuard.js';
 import { serveWeb } from './static.js';
@@ -76,6 +78,7 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
   app.route('/api/upstream', upstreamRoutes({ db: ctx.db, identity }));
   const statusPages = publicStatusRoutes({ db: ctx.db, identity, maintenance: maintenanceOccurrences });
   app.route('/api/status-page', statusPageRoutes({ db: ctx.db, identity }));
+  app.route('/api/maintenance-window', maintenanceRoutes({ db: ctx.db, identity }));
   app.route('/api', statusPages.api);
   app.route('/status', statusPages.html);
 
@@ -108,6 +111,7 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
         ['connections', connectionWriteGuard],
         ['logging_backends', loggingBackendWriteGuard],
         ['status_pages', statusPageWriteGuard],
+        ['maintenance_windows', maintenanceWriteGuard],
         ...notificationWriteGuards(),
       ]),
       afterWrite(relation) {

@@ -22,7 +22,8 @@ export interface ResourceRoutes<Def extends StoredResource> {
     | 'notifications'
     | 'notification_silences'
     | 'logging_backends'
-    | 'status_pages';
+    | 'status_pages'
+    | 'maintenance_windows';
   permission: Resource;
   /** The resource's kind, for "paste a … resource". */
   kind: string;

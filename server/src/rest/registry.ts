@@ -96,6 +96,8 @@ const relations: ExposedRelation[] = [
   { name: 'configs_with_logs', resource: 'config_scrapers', readOnly: true },
   // Status pages (0027): written by the settings form (checked by statuspages/writeGuard.ts) or /api/status-page.
   { name: 'status_pages', resource: 'canaries' },
+  // Maintenance windows (0026): the settings form (maintenance/writeGuard.ts) or /api/maintenance-window.
+  { name: 'maintenance_windows', resource: 'canaries' },
   // Incidents (0008): commanders and responders write these (spec/1 §6); the changelog is the server's.
   { name: 'incidents', resource: 'incident' },
   { name: 'hypotheses', resource: 'incident' },

@@ -15,6 +15,8 @@ CREATE TABLE maintenance_windows (
   component_ids  uuid[] NOT NULL DEFAULT '{}',
   status_pages   text[] NOT NULL DEFAULT '{}',
   silence        boolean NOT NULL DEFAULT true,
+  -- The MaintenanceWindow resource as applied (read back as YAML); null for windows made in the form.
+  spec           jsonb,
   source         text NOT NULL DEFAULT 'UI',
   created_by     uuid REFERENCES people (id),
   created_at     timestamptz NOT NULL DEFAULT now(),
