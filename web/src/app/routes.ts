@@ -9,6 +9,7 @@ import {
   Building2,
   Cable,
   Flag,
+  Globe,
   History,
   LayoutDashboard,
   ListTree,
@@ -334,6 +335,15 @@ export const ROUTES: AppRoute[] = [
     load: () => import('../features/settings/integrations/IntegrationDetailPage'),
     access: { resource: 'integrations', action: 'write', feature: 'settings.integrations' },
     layout: 'shell',
+  },
+  // Status pages (issue 21): editors manage them; the public /status/{slug} pages are served by the server.
+  {
+    path: '/settings/status-pages',
+    title: 'Status Pages',
+    load: () => import('../features/status-pages/StatusPagesPage'),
+    access: { resource: 'canaries', action: 'read', feature: 'settings.health' },
+    layout: 'shell',
+    nav: { group: 'settings', label: 'Status Pages', icon: Globe },
   },
   ...settingsResourceRoutes,
 
