@@ -20,7 +20,7 @@
 //
 // Summary: a separate database with --summary-checks checks, raw check_statuses at one row per check
 // and minute for the last --raw-hours hours, hourly roll-ups for --rollup-days days (older hours
-// generated; the last hours and the daily roll-ups by the engine's own rollupAndPrune), then the
+// generated; the last hours and the daily roll-ups by the engine's own rollupCheckStatuses), then the
 // p50/p95 latency of GET /api/canary/api/summary?start=<range> and EXPLAIN ANALYZE of its query.
 //
 // Flags: --part engine|summary|all, --db postgres|pglite|all, --minutes 10, --checks 10000 (PostgreSQL),
@@ -37,7 +37,7 @@ import { parseCanary } from '../server/src/health/canary.js';
 import type { Checker } from '../server/src/health/checker.js';
 import { httpChecker } from '../server/src/health/checkers/http.js';
 import { PRECOMPUTED_RANGES, refreshSummary, summarySqlFor } from '../server/src/health/summary.js';
-import { DEFAULT_RETENTION, rollupAndPrune } from '../server/src/health/rollup.js';
+import { rollupCheckStatuses } from '../server/src/health/rollup.js';
 import { applyCanary } from '../server/src/health/store.js';
 import { parseDocuments } from '../server/src/resources/yaml.js';
 import {
@@ -814,7 +814,7 @@ async function prepareSummaryDatabase(): Promise<void> {
         const dropped = await db.query(
           `DELETE FROM check_statuses WHERE time < date_trunc('hour', now()) - interval '${rawHours} hours'`,
         );
-        await rollupAndPrune(db, DEFAULT_RETENTION, new Date(Date.parse(rows[0].until) - 3_600_000));
+        await rollupCheckStatuses(db, new Date(Date.parse(rows[0].until) - 3_600_000));
         await db.query(`UPDATE bench_summary_meta SET until = date_trunc('minute', now())`);
         if ((added.affectedRows ?? 0) + (dropped.affectedRows ?? 0) > 0) await db.exec('VACUUM ANALYZE');
         log(
@@ -869,9 +869,9 @@ async function prepareSummaryDatabase(): Promise<void> {
       `  check_statuses_1h older than the raw rows: ${old.affectedRows} rows (${((performance.now() - t1) / 1000).toFixed(1)} s)`,
     );
     const t2 = performance.now();
-    const rolled = await rollupAndPrune(db, DEFAULT_RETENTION, new Date(Date.now() - rollupDays * 86_400_000));
+    const rolled = await rollupCheckStatuses(db, new Date(Date.now() - rollupDays * 86_400_000));
     log(
-      `  rollupAndPrune (the engine's roll-up) since ${rollupDays} d ago: ${rolled.hourly} hourly and ${rolled.daily} daily rows written (${((performance.now() - t2) / 1000).toFixed(1)} s)`,
+      `  rollupCheckStatuses (the engine's roll-up) since ${rollupDays} d ago: ${rolled.hourly} hourly and ${rolled.daily} daily rows written (${((performance.now() - t2) / 1000).toFixed(1)} s)`,
     );
     await db.query(
       `UPDATE checks SET status = 'healthy', last_runtime = now() - interval '30 seconds', last_transition_time = now() - interval '3 days'`,

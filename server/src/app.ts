@@ -14,7 +14,8 @@ import { PlaybookRunner } from './playbooks/runner.js';
 import { PlaybookScheduleTrigger } from './playbooks/scheduleTrigger.js';
 import { PlaybookTriggerConsumer } from './playbooks/triggerConsumer.js';
 import { EventRouter } from './jobs/eventQueue.js';
-import { DEFAULT_RETENTION, rollupAndPrune } from './health/rollup.js';
+import { rollupCheckStatuses } from './health/rollup.js';
+import { RetentionRunner } from './retention/runner.js';
 import { seedDemo } from './demo/index.js';
 import { createHttpApp } from './http/app.js';
 import { TopologyEngine } from './topology/engine.js';
@@ -141,16 +142,20 @@ async function startEngines(ctx: AppContext): Promise<() => Promise<void>> {
   const delivery = new NotificationDelivery(ctx.db, {
     channels: serverChannels,
     smtp: { url: ctx.config.smtpUrl, from: ctx.config.smtpFrom },
-    retentionDays: ctx.config.checkRetentionDays,
   });
   delivery.start();
-  const retention = { ...DEFAULT_RETENTION, rawDays: ctx.config.checkRetentionDays };
   const rollups = setInterval(() => {
-    rollupAndPrune(ctx.db, retention).catch((e) => console.error('check status roll-up:', (e as Error).message));
+    rollupCheckStatuses(ctx.db, undefined, ctx.config.checkRetentionDays).catch((e) =>
+      console.error('check status roll-up:', (e as Error).message),
+    );
   }, ROLLUP_EVERY_MS);
   rollups.unref();
+  // Retention of every growing table (RETENTION_*_DAYS), each table under its own lease (retention/).
+  const retention = new RetentionRunner(ctx.db, { days: ctx.config.retentionDays });
+  retention.start();
   return async () => {
     clearInterval(rollups);
+    await retention.stop();
     await ctx.health.stop();
     await ctx.topology.stop();
     stopRotator();

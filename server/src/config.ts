@@ -1,6 +1,7 @@
 // Runtime configuration, read once from the environment. Every variable is documented in README.md.
 import path from 'node:path';
 import { z } from 'zod';
+import { retentionDaysFromEnv, type RetentionDays } from './retention/tables.js';
 
 export interface Config {
   port: number;
@@ -45,8 +46,13 @@ export interface Config {
   signInRateLimit: number;
   /** Run the background engines (check scheduler, roll-ups); off for tools and some tests. */
   engines: boolean;
-  /** Days raw check results are kept (hourly and daily roll-ups are kept longer). */
+  /** Days raw check results are kept (hourly and daily roll-ups are kept longer): retentionDays.check_statuses. */
   checkRetentionDays: number;
+  /**
+   * Days each growing table is kept, by table (RETENTION_<TABLE>_DAYS, CHECK_RETENTION_DAYS as the
+   * older name of RETENTION_CHECK_STATUS_DAYS; 0 keeps rows forever): see retention/tables.ts.
+   */
+  retentionDays: RetentionDays;
 }
 
 function intFromEnv(name: string, fallback: number): number {
@@ -84,6 +90,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
   if (oidcIssuer && (!process.env.OIDC_CLIENT_ID || !process.env.OIDC_CLIENT_SECRET)) {
     throw new Error('OIDC_ISSUER is set: OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are required too');
   }
+  const retentionDays = retentionDaysFromEnv();
   const publicUrl = (process.env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   try {
     new URL(publicUrl);
@@ -120,7 +127,8 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     trustProxy: boolFromEnv('TRUST_PROXY', false),
     signInRateLimit: intFromEnv('SIGN_IN_RATE_LIMIT', 10),
     engines: boolFromEnv('OPSDECK_ENGINES', true),
-    checkRetentionDays: intFromEnv('CHECK_RETENTION_DAYS', 30),
+    checkRetentionDays: retentionDays.check_statuses!,
+    retentionDays,
     ...overrides,
   };
 }

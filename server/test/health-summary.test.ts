@@ -1,6 +1,6 @@
 // GET /api/canary/api/summary over long ranges: roll-ups before the last roll-up, raw statuses after
 // it, on a real database. Known histories are written straight into check_statuses, rolled up by
-// the engine's own rollupAndPrune, and the summary of 1h (raw), 2d (hourly) and 7d (daily) ranges
+// the engine's own rollupCheckStatuses, and the summary of 1h (raw), 2d (hourly) and 7d (daily) ranges
 // is compared with what the history says: counts and last pass/fail exact, no run counted twice,
 // runs newer than the last roll-up included, percentiles within the roll-ups' approximation.
 import http from 'node:http';
@@ -15,7 +15,7 @@ import {
   summarySqlFor,
   summaryTail,
 } from '../src/health/summary.js';
-import { DEFAULT_RETENTION, rollupAndPrune } from '../src/health/rollup.js';
+import { rollupCheckStatuses } from '../src/health/rollup.js';
 import { recordResult } from '../src/health/store.js';
 import { createTestUser, type TestUser } from './helpers/auth.js';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
@@ -151,7 +151,7 @@ describe.each(databaseKinds())('health summary from roll-ups on %s', (kind) => {
   });
 
   it('reads roll-ups before the last roll-up and raw statuses after it, without counting a run twice', async () => {
-    const r = await rollupAndPrune(test.db, DEFAULT_RETENTION, new Date(now - 6 * 86_400_000));
+    const r = await rollupCheckStatuses(test.db, new Date(now - 6 * 86_400_000));
     expect(r.ran).toBe(true);
     const { rows: mark } = await test.db.query<{ rolled_at: Date }>('SELECT rolled_at FROM check_statuses_rollup_mark');
     expect(mark).toHaveLength(1);
@@ -207,7 +207,7 @@ describe.each(databaseKinds())('health summary from roll-ups on %s', (kind) => {
     await test.db.query(`UPDATE check_statuses_rollup_mark SET rolled_at = now() - interval '20 hours'`);
     const before = await summary('7d');
     expect(before.steady!.uptime.passed).toBeLessThan(expected('steady', 0).passed);
-    const r = await rollupAndPrune(test.db);
+    const r = await rollupCheckStatuses(test.db);
     expect(r.ran).toBe(true);
     const week = await summary('7d');
     for (const name of ['steady', 'flaky']) {

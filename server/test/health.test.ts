@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpsdeck, type Opsdeck } from '../src/app.js';
 import { checkers } from '../src/health/checkers/index.js';
 import { HealthEngine } from '../src/health/engine.js';
-import { rollupAndPrune } from '../src/health/rollup.js';
+import { rollupCheckStatuses } from '../src/health/rollup.js';
+import { runRetention } from '../src/retention/run.js';
+import { retentionTable } from '../src/retention/tables.js';
 import { createTestUser, type TestUser } from './helpers/auth.js';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
 
@@ -281,13 +283,10 @@ describe.each(databaseKinds())('health engine on %s', (kind) => {
       `INSERT INTO check_statuses (check_id, time, status, duration) VALUES ($1, now() - interval '40 days', true, 10)`,
       [id],
     );
-    const r = await rollupAndPrune(
-      app.ctx.db,
-      { rawDays: 30, hourlyDays: 90, dailyDays: 730 },
-      new Date(Date.now() - 45 * 86_400_000),
-    );
+    const r = await rollupCheckStatuses(app.ctx.db, new Date(Date.now() - 45 * 86_400_000));
     expect(r.ran).toBe(true);
-    expect(r.pruned).toBe(1);
+    const pruned = await runRetention(app.ctx.db, retentionTable('check_statuses'), { owner: 'test', days: 30 });
+    expect(pruned.deleted).toBe(1);
     const { rows } = await test.db.query<{ total: number }>(
       `SELECT sum(total)::int AS total FROM check_statuses_1h WHERE check_id = $1`,
       [id],

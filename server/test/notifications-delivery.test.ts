@@ -8,7 +8,8 @@ import type { Database } from '../src/db/database.js';
 import { NotificationDelivery, type DeliveryOptions } from '../src/notifications/delivery.js';
 import { claimDue } from '../src/notifications/deliveryStore.js';
 import { NO_SMTP, serverChannels } from '../src/notifications/deliveryTargets.js';
-import { pruneSendHistory } from '../src/notifications/retention.js';
+import { runRetention } from '../src/retention/run.js';
+import { retentionTable } from '../src/retention/tables.js';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
 import { startSmtpSink, type SmtpSink } from './helpers/smtp.js';
 
@@ -367,7 +368,8 @@ describe.each(databaseKinds())('notification delivery (%s)', (kind) => {
        WHERE id = ANY($1::uuid[])`,
       [[old, oldPending]],
     );
-    expect(await pruneSendHistory(db, 30)).toBe(1);
+    const pruned = await runRetention(db, retentionTable('notification_send_history'), { owner: 'test', days: 30 });
+    expect(pruned.deleted).toBe(1);
     const { rows } = await db.query<{ id: string; parent_id: string | null }>(
       'SELECT id, parent_id FROM notification_send_history WHERE id = ANY($1::uuid[]) ORDER BY id',
       [[old, oldPending, child]],

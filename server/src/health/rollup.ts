@@ -1,19 +1,10 @@
-// Hourly and daily roll-ups of check statuses, and retention of the raw rows. Runs periodically on
-// one replica at a time (an advisory lock), recorded in job history. Each run records its
-// transaction time in check_statuses_rollup_mark: the summary of long ranges reads roll-ups before
-// that time and raw statuses after it.
+// Hourly and daily roll-ups of check statuses. Runs periodically on one replica at a time (an
+// advisory lock), recorded in job history. Each run records its transaction time in
+// check_statuses_rollup_mark: the summary of long ranges reads roll-ups before that time and raw
+// statuses after it. Deleting old raw rows and roll-ups is retention's (server/src/retention/).
 import os from 'node:os';
 import type { Database } from '../db/database.js';
 import { noteHealthWrite } from './store.js';
-
-export interface RetentionOptions {
-  /** Raw check_statuses older than this are deleted (roll-ups keep the history). */
-  rawDays: number;
-  hourlyDays: number;
-  dailyDays: number;
-}
-
-export const DEFAULT_RETENTION: RetentionOptions = { rawDays: 30, hourlyDays: 90, dailyDays: 730 };
 
 const ROLLUP_HOURLY = `
 INSERT INTO check_statuses_1h (check_id, created_at, total, passed, failed, duration_avg, duration_max,
@@ -49,42 +40,31 @@ export interface RollupResult {
   ran: boolean;
   hourly: number;
   daily: number;
-  pruned: number;
 }
 
 /**
  * Rolls up everything since `since` (default: the last two hours, or from an hour before the last
- * roll-up when that is older, e.g. after downtime; everything retained on the first run) and prunes
- * old rows.
+ * roll-up when that is older, e.g. after downtime; on the first run, the last `firstRunDays` days).
  */
-export async function rollupAndPrune(db: Database, retention = DEFAULT_RETENTION, since?: Date): Promise<RollupResult> {
+export async function rollupCheckStatuses(db: Database, since?: Date, firstRunDays = 30): Promise<RollupResult> {
   const started = new Date();
   const result = await db.transaction(async (tx) => {
     const { rows } = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(7253003) AS locked');
-    if (!rows[0]!.locked) return { ran: false, hourly: 0, daily: 0, pruned: 0 };
+    if (!rows[0]!.locked) return { ran: false, hourly: 0, daily: 0 };
     let from = since;
     if (!from) {
       const mark = await tx.query<{ rolled_at: Date }>('SELECT rolled_at FROM check_statuses_rollup_mark');
       const twoHours = Date.now() - 2 * 3_600_000;
       const last = mark.rows[0]
         ? new Date(mark.rows[0].rolled_at).getTime() - 3_600_000
-        : Date.now() - retention.rawDays * 86_400_000;
+        : Date.now() - firstRunDays * 86_400_000;
       from = new Date(Math.min(twoHours, last));
     }
     const hourly = (await tx.query(ROLLUP_HOURLY, [from])).affectedRows ?? 0;
     const daily = (await tx.query(ROLLUP_DAILY, [from])).affectedRows ?? 0;
     await tx.query(`INSERT INTO check_statuses_rollup_mark (id, rolled_at) VALUES (true, now())
       ON CONFLICT (id) DO UPDATE SET rolled_at = EXCLUDED.rolled_at`);
-    const pruned =
-      (await tx.query(`DELETE FROM check_statuses WHERE time < now() - make_interval(days => $1)`, [retention.rawDays]))
-        .affectedRows ?? 0;
-    await tx.query(`DELETE FROM check_statuses_1h WHERE created_at < now() - make_interval(days => $1)`, [
-      retention.hourlyDays,
-    ]);
-    await tx.query(`DELETE FROM check_statuses_1d WHERE created_at < now() - make_interval(days => $1)`, [
-      retention.dailyDays,
-    ]);
-    return { ran: true, hourly, daily, pruned };
+    return { ran: true, hourly, daily };
   });
   noteHealthWrite();
   if (result.ran) {

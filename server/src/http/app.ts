@@ -3,6 +3,8 @@ import { Hono } from 'hono';
 import type { AppContext } from '../app.js';
 import { agentRoutes, upstreamRoutes } from '../agents/api.js';
 import { authenticate, errorBody, HttpError, requirePermission, type AuthEnv } from '../auth/middleware.js';
+import { auditRoutes } from '../audit/api.js';
+import { auditTrail } from '../audit/middleware.js';
 import { identityRoutes } from '../auth/routes.js';
 import { catalogQueryRoutes, resourceSearchRoutes } from '../catalog/queries/api.js';
 import { catalogRoutes } from '../catalog/api.js';
@@ -37,6 +39,8 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
   const { identity, config } = ctx;
 
   app.use('/api/*', authenticate(identity, config.publicUrl, config.trustProxy));
+  // Changes (applies, /api/db writes, roles, tokens, agents) go to the audit trail (audit/).
+  app.use('/api/*', auditTrail({ db: ctx.db, schema: () => ctx.schema, trustProxy: config.trustProxy }));
 
   app.get('/api/about', (c) =>
     c.json({ version: ctx.version, database: ctx.db.kind, uptime_seconds: Math.round(process.uptime()) }),
@@ -76,6 +80,7 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
   app.route('/api/logging_backends', loggingBackendRoutes({ db: ctx.db, identity }));
   app.route('/api/agent', agentRoutes({ db: ctx.db, identity }));
   app.route('/api/upstream', upstreamRoutes({ db: ctx.db, identity }));
+  app.route('/api/audit', auditRoutes({ db: ctx.db, identity }));
   const statusPages = publicStatusRoutes({ db: ctx.db, identity, maintenance: maintenanceOccurrences });
   app.route('/api/status-page', statusPageRoutes({ db: ctx.db, identity }));
   app.route('/api/maintenance-window', maintenanceRoutes({ db: ctx.db, identity }));

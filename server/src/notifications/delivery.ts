@@ -32,7 +32,6 @@ import {
   type Channels,
 } from './deliveryTargets.js';
 import { renderMessage, resourceName } from './render.js';
-import { pruneSendHistory } from './retention.js';
 import { SenderError, type NotificationMessage, type SendContext } from './senders/sender.js';
 
 export interface DeliveryOptions {
@@ -50,9 +49,6 @@ export interface DeliveryOptions {
   maxAttempts?: number;
   /** Backoff before attempt n+1: retryBaseMs · 2^(n-1). */
   retryBaseMs?: number;
-  /** Days send history is kept (0: forever); pruned every retentionEveryMs. */
-  retentionDays?: number;
-  retentionEveryMs?: number;
 }
 
 export type Outcome = 'sent' | 'pending' | 'error' | 'cancelled' | 'lost';
@@ -80,7 +76,6 @@ export class NotificationDelivery {
   private loopDone: Promise<void> | undefined;
   private stopping = false;
   private wake: (() => void) | undefined;
-  private retentionTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Database,
@@ -93,28 +88,17 @@ export class NotificationDelivery {
       sendTimeoutMs: deps.sendTimeoutMs ?? 30_000,
       maxAttempts: deps.maxAttempts ?? 4,
       retryBaseMs: deps.retryBaseMs ?? 10_000,
-      retentionDays: deps.retentionDays ?? 0,
-      retentionEveryMs: deps.retentionEveryMs ?? 3_600_000,
     };
   }
 
   start(): void {
     this.stopping = false;
     this.loopDone = this.loop();
-    if (this.o.retentionDays > 0) {
-      this.retentionTimer = setInterval(() => {
-        pruneSendHistory(this.db, this.o.retentionDays).catch((e) =>
-          console.error('notification history retention:', errorText(e)),
-        );
-      }, this.o.retentionEveryMs);
-      this.retentionTimer.unref();
-    }
   }
 
   /** Stops claiming and waits for the sends under way to be recorded. */
   async stop(): Promise<void> {
     this.stopping = true;
-    clearInterval(this.retentionTimer);
     this.wake?.();
     await this.loopDone;
     await Promise.allSettled([...this.inFlight]);

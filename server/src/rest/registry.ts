@@ -37,6 +37,8 @@ const relations: ExposedRelation[] = [
   // The agents list: online (last_seen within 61 s) and the counts of what each agent pushed.
   { name: 'agents_summary', resource: 'agents', readOnly: true, noStore: true },
   { name: 'access_tokens', resource: 'identities', secretColumns: ['value'] },
+  // The audit trail (0028): admins read it; only the server writes it.
+  { name: 'audit_log', resource: 'rbac', readOnly: true },
   { name: 'job_history', resource: 'database' },
   { name: 'job_history_names', resource: 'database' },
   { name: 'job_histories', resource: 'database' },

@@ -1,0 +1,109 @@
+// The one place changes are audited: a middleware on /api/* (after authentication) that, for a
+// request a rule in classify.ts is about, keeps the request's JSON body, lets the handler run, and,
+// when the answer is a success, writes what changed to audit_log with the caller (person, token or
+// agent), the client address and the user agent. A write that failed is not audited; an audit
+// insert that fails is logged and does not change the answer the caller gets.
+import type { MiddlewareHandler } from 'hono';
+import type { AuthEnv } from '../auth/middleware.js';
+import type { Database } from '../db/database.js';
+import type { SchemaCache } from '../db/introspect.js';
+import { auditRuleFor, idsOfQuery } from './classify.js';
+import { recordAudit, type ActorKind, type AuditActor } from './record.js';
+
+export interface AuditDeps {
+  db: Database;
+  /** The current schema (names of the rows a /api/db write names are looked up where there is a name column). */
+  schema: () => SchemaCache;
+  trustProxy: boolean;
+}
+
+/** Bodies larger than this are not read for field names (the entry is still written). */
+const MAX_BODY = 1_000_000;
+
+async function jsonOf(read: () => Promise<string>): Promise<unknown> {
+  try {
+    const text = await read();
+    return text && text.length <= MAX_BODY ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The client address: the socket's, or X-Forwarded-For's first when the proxy is trusted. */
+export function clientIp(env: unknown, forwardedFor: string | undefined, trustProxy: boolean): string | null {
+  const forwarded = trustProxy ? forwardedFor?.split(',')[0]?.trim() : undefined;
+  const socket = (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket;
+  const ip = forwarded || socket?.remoteAddress || null;
+  return ip?.startsWith('::ffff:') ? ip.slice('::ffff:'.length) : ip;
+}
+
+export function auditTrail(deps: AuditDeps): MiddlewareHandler<AuthEnv> {
+  const agentPeople = new Map<string, boolean>();
+  const actorKind = async (personId: string, via: 'session' | 'token'): Promise<ActorKind> => {
+    if (via === 'session') return 'person';
+    let agent = agentPeople.get(personId);
+    if (agent === undefined) {
+      const { rows } = await deps.db.query('SELECT 1 FROM agents WHERE person_id = $1 LIMIT 1', [personId]);
+      agent = rows.length > 0;
+      if (agentPeople.size > 1000) agentPeople.clear();
+      agentPeople.set(personId, agent);
+    }
+    return agent ? 'agent' : 'token';
+  };
+
+  return async (c, next) => {
+    const method = c.req.method;
+    const path = c.req.path;
+    const rule = auditRuleFor(method, path);
+    const principal = c.get('principal');
+    if (!rule || !principal) return next();
+    const url = new URL(c.req.url);
+    const query = [...url.searchParams.entries()];
+    const body = method === 'GET' || method === 'HEAD' ? undefined : await jsonOf(() => c.req.raw.clone().text());
+    // The names of the rows a /api/db write names by id, before it changes (or deletes) them.
+    const names = new Map<string, string>();
+    const relation = /^\/api\/db\/([a-z_][a-z0-9_]*)$/.exec(path)?.[1];
+    const ids = relation ? idsOfQuery(query) : [];
+    const table = relation ? deps.schema().relations.get(relation) : undefined;
+    if (ids.length && table?.columnsByName.has('name') && table.columnsByName.has('id')) {
+      const { rows } = await deps.db
+        .query<{ id: string; name: string | null }>(
+          `SELECT id::text AS id, name FROM ${relation} WHERE id::text = ANY($1)`,
+          [ids],
+        )
+        .catch(() => ({ rows: [] as { id: string; name: string | null }[] }));
+      for (const r of rows) if (r.name) names.set(r.id, r.name);
+    }
+
+    await next();
+
+    if (c.res.status < 200 || c.res.status >= 300) return;
+    try {
+      const type = c.res.headers.get('content-type') ?? '';
+      const response = type.includes('json') ? await jsonOf(() => c.res.clone().text()) : undefined;
+      const entries = rule.entries({
+        method,
+        path,
+        query,
+        body,
+        response,
+        names,
+        source: c.req.header('x-opsdeck-source')?.trim() || undefined,
+      });
+      if (!entries.length) return;
+      const actor: AuditActor = {
+        id: principal.id,
+        email: principal.email,
+        name: principal.name,
+        kind: await actorKind(principal.id, principal.via),
+      };
+      const source = {
+        ip: clientIp(c.env, c.req.header('x-forwarded-for'), deps.trustProxy),
+        userAgent: c.req.header('user-agent') ?? null,
+      };
+      await recordAudit(deps.db, actor, source, entries);
+    } catch (e) {
+      console.error(`audit: ${method} ${path}:`, (e as Error).message);
+    }
+  };
+}
