@@ -9,6 +9,7 @@ import type {
   CheckStats,
   CheckStatusRow,
   HealthSummary,
+  QueuedCheckRun,
   RunCheckResult,
 } from './types';
 
@@ -95,7 +96,7 @@ export const healthApi = {
     return uniqueLive(data, (r) => r.config_items);
   },
 
-  runNow: (id: string) => api.post<RunCheckResult>(`/api/canary/run/check/${enc(id)}`),
+  runNow: (id: string) => api.post<RunCheckResult | QueuedCheckRun>(`/api/canary/run/check/${enc(id)}`),
 
   async agentNames(ids: readonly string[], signal?: AbortSignal): Promise<Record<string, string>> {
     if (!ids.length) return {};

@@ -135,5 +135,14 @@ export interface RunCheckResult {
   error: string | null;
 }
 
+/** Run Now on an agent's check (202): queued for the agent; its result arrives with the agent's push. */
+export interface QueuedCheckRun {
+  queued: true;
+  id: string;
+  checkId: string;
+  agent: { id: string; name: string };
+  message: string;
+}
+
 /** The all-zero agent id stands for "no agent": the check runs on this server. */
 export const LOCAL_AGENT_ID = '00000000-0000-0000-0000-000000000000';

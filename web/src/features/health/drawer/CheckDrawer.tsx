@@ -376,7 +376,9 @@ function DrawerFooter({ check, range }: { check: DrawerCheck; range?: string }) 
   const run = useMutation({
     mutationFn: () => healthApi.runNow(check.id),
     onSuccess: (r) => {
-      if (r.pass) toast.success(`${check.name} passed in ${formatDuration(r.durationMs)}`);
+      // An agent's check runs on the agent: its result arrives with the agent's next push.
+      if ('queued' in r) toast.success(`${check.name}: ${r.message}`);
+      else if (r.pass) toast.success(`${check.name} passed in ${formatDuration(r.durationMs)}`);
       else toast.error(`${check.name} failed: ${r.error || r.message || 'no details'}`);
       void queryClient.invalidateQueries({ queryKey: healthKeys.all });
     },
