@@ -17,6 +17,7 @@ import {
   Logs,
   Puzzle,
   ScrollText,
+  ShieldCheck,
   Settings,
   Users,
   Workflow,
@@ -302,6 +303,15 @@ export const ROUTES: AppRoute[] = [
     access: { resource: 'database', feature: 'settings.job_history' },
     layout: 'shell',
     nav: { group: 'settings', label: 'Jobs History', icon: History },
+  },
+  {
+    path: '/settings/audit',
+    title: 'Audit Log',
+    load: () => import('../features/audit/AuditLogPage'),
+    // Admins only: the audit trail is the admin-only rbac resource, on the server too (/api/audit).
+    access: { resource: 'rbac' },
+    layout: 'shell',
+    nav: { group: 'settings', label: 'Audit Log', icon: ShieldCheck },
   },
   {
     path: '/settings/feature-flags',
