@@ -40,13 +40,15 @@ async function pool<T>(items: T[], limit: number, fn: (item: T) => Promise<void>
 
 export class HealthEngine extends LeasedScheduler<DueCanary, void> {
   private readonly maxChecks: number;
-  /** Keeps the summary's precomputed ranges fresh while the engine runs. */
+  /** Builds the summary's hours for statuses written outside the store while the engine runs. */
   private readonly summaries: SummaryRefresher;
   /**
    * The summary answers this replica serves, kept up to date while someone asks for them (on every
    * replica, engines or not: close them with closeSummaryViews).
    */
   readonly summaryViews: SummaryViews;
+  /** Told of every result this replica records (the /metrics histograms), after it is stored. */
+  onResult: ((check: CheckRow, canary: CanaryRow, result: RunOutcome['result']) => void) | undefined;
 
   constructor(
     db: Database,
@@ -61,8 +63,8 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
     );
     this.maxChecks = options.maxConcurrentChecks ?? 8;
     this.summaryViews = new SummaryViews(db, healthEdits);
-    // After a refresh here, the views of that range are rebuilt ahead of the next request.
-    this.summaries = new SummaryRefresher(db, (range) => this.summaryViews.refreshed(range));
+    // After a build here, the answers kept are recomputed on the next request.
+    this.summaries = new SummaryRefresher(db, () => this.summaryViews.refreshed());
   }
 
   override start(): void {
@@ -109,6 +111,7 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
           transformed: [],
         };
     await recordResult(this.db, check.id, outcome.result, at);
+    this.onResult?.(check, canary, outcome.result);
     for (const t of outcome.transformed) {
       const { rows } = await this.db.query<{ id: string }>(
         `INSERT INTO checks (canary_id, type, name, namespace, description, labels, transformed_by, spec)
