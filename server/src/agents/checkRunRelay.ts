@@ -14,8 +14,8 @@ import { UUID } from '../resources/routes.js';
 export const CHECK_RUN_LEASE_MS = 60_000;
 /** Claims of one request at most (an agent that keeps losing it does not loop for ever). */
 export const CHECK_RUN_MAX_ATTEMPTS = 3;
-/** Requests handed out by one claim. */
-const CLAIM_LIMIT = 20;
+/** Requests handed out by one claim (run one after another on the agent, well within a lease). */
+const CLAIM_LIMIT = 5;
 const MAX_ERROR = 2_000;
 
 export interface QueuedCheckRun {

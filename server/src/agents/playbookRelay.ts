@@ -122,6 +122,23 @@ export async function claimAgentRun(db: Database, agentId: string): Promise<Clai
   );
   const run = rows[0];
   if (!run) return undefined;
+  let secrets: Record<string, string>;
+  try {
+    secrets = Object.fromEntries(
+      Object.entries(run.secret_parameters ?? {}).map(([name, sealed]) => [name, openSecret(sealed)]),
+    );
+  } catch (e) {
+    // Sealed with a key this server no longer has: the run cannot be carried out; say so on its page.
+    await db.transaction(async (tx) => {
+      await tx.query(
+        `UPDATE playbook_runs SET status = 'failed', error = $2, end_time = now(), lease_owner = NULL, lease_until = NULL
+         WHERE id = $1`,
+        [run.id, clip(`secret parameters: ${(e as Error).message}`)],
+      );
+      await emitEnd(tx, run.id);
+    });
+    return claimAgentRun(db, agentId);
+  }
   const pb = await db.query<ClaimedRun['playbook']>('SELECT id, name, namespace, title FROM playbooks WHERE id = $1', [
     run.playbook_id,
   ]);
@@ -131,9 +148,7 @@ export async function claimAgentRun(db: Database, agentId: string): Promise<Clai
     playbook: pb.rows[0]!,
     spec: run.spec,
     parameters: run.parameters,
-    secret_parameters: Object.fromEntries(
-      Object.entries(run.secret_parameters ?? {}).map(([name, sealed]) => [name, openSecret(sealed)]),
-    ),
+    secret_parameters: secrets,
     config_id: run.config_id,
     component_id: run.component_id,
     check_id: run.check_id,
