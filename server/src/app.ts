@@ -109,7 +109,7 @@ export async function createContext(options: StartOptions = {}): Promise<AppCont
     };
     // PGlite runs one transaction at a time: no advisory locks needed between replicas.
     ctx.events.register(new NotificationConsumer({ publicUrl: config.publicUrl, advisoryLocks: db.kind !== 'pglite' }));
-    ctx.events.register(new PlaybookTriggerConsumer());
+    if (config.mode !== 'health') ctx.events.register(new PlaybookTriggerConsumer());
     return ctx;
   } catch (e) {
     if (!database) await db.close().catch(() => undefined);
@@ -124,20 +124,22 @@ async function startEngines(ctx: AppContext): Promise<() => Promise<void>> {
   if (!ctx.config.engines) return async () => undefined;
   // (Each engine drops the leases a previous process left in an embedded database when it starts.)
   ctx.health.start();
-  ctx.topology.start();
-  ctx.catalog.start();
+  // OPSDECK_MODE=health: only the health engine (and the notifications of its checks) run.
+  const full = ctx.config.mode !== 'health';
+  if (full) ctx.topology.start();
+  if (full) ctx.catalog.start();
   ctx.events.start();
   const stopRotator =
     ctx.db.kind === 'pglite' && ctx.config.demo ? startDemoRotator(ctx.config.dataDir) : () => undefined;
   // Incident rules and definition-of-done scripts, every 15 s on the replica holding the lease.
   const incidents = new IncidentEngine(ctx.db);
-  incidents.start();
+  if (full) incidents.start();
   // Playbook runs, claimed within a second of being requested (leases in playbook_runs).
   const playbooks = new PlaybookRunner(ctx.db, { mailer: ctx.identity.mailer, smtpFrom: ctx.config.smtpFrom });
-  playbooks.start();
+  if (full) playbooks.start();
   // on.schedule: due schedules queue their runs (one replica each, rows locked in one transaction).
   const playbookSchedules = new PlaybookScheduleTrigger(ctx.db);
-  playbookSchedules.start();
+  if (full) playbookSchedules.start();
   // Notifications: the pending send-history rows the consumer writes, sent under leases.
   const delivery = new NotificationDelivery(ctx.db, {
     channels: serverChannels,

@@ -1,6 +1,7 @@
 // Runtime configuration, read once from the environment. Every variable is documented in README.md.
 import path from 'node:path';
 import { z } from 'zod';
+import { isMode, MODES, type Mode } from '@opsdeck/common/modes';
 import { retentionDaysFromEnv, type RetentionDays } from './retention/tables.js';
 
 export interface Config {
@@ -44,6 +45,11 @@ export interface Config {
   trustProxy: boolean;
   /** Sign-in attempts (and second-factor codes) allowed per client address per minute. */
   signInRateLimit: number;
+  /**
+   * OPSDECK_MODE: `full` (default) or `health` — only the health engine, the /health page, status pages
+   * and the settings they need; the other areas' routes and APIs are absent (404). See common/src/modes.ts.
+   */
+  mode: Mode;
   /** Run the background engines (check scheduler, roll-ups); off for tools and some tests. */
   engines: boolean;
   /** Days raw check results are kept (hourly and daily roll-ups are kept longer): retentionDays.check_statuses. */
@@ -69,6 +75,15 @@ function boolFromEnv(name: string, fallback: boolean): boolean {
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
   if (/^(0|false|no|off)$/i.test(raw)) return false;
   throw new Error(`${name} must be true or false, got "${raw}"`);
+}
+
+function modeFromEnv(): Mode {
+  const raw = (process.env.OPSDECK_MODE ?? '').trim().toLowerCase();
+  if (raw === '') return 'full';
+  if (!isMode(raw)) {
+    throw new Error(`OPSDECK_MODE must be one of ${MODES.join(', ')}, got "${process.env.OPSDECK_MODE}"`);
+  }
+  return raw;
 }
 
 export function loadConfig(overrides: Partial<Config> = {}): Config {
@@ -127,6 +142,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     trustProxy: boolFromEnv('TRUST_PROXY', false),
     signInRateLimit: intFromEnv('SIGN_IN_RATE_LIMIT', 10),
     engines: boolFromEnv('OPSDECK_ENGINES', true),
+    mode: modeFromEnv(),
     checkRetentionDays: retentionDays.check_statuses!,
     retentionDays,
     ...overrides,

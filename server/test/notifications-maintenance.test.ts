@@ -41,7 +41,12 @@ describe.each(databaseKinds())('maintenance windows silence notifications on %s'
   const hook = () => ({ url: `generic+${receiver.url}/hook` });
   const history = async () =>
     (await db.query<Row>('SELECT resource_id::text, status, reason, silenced_by FROM notification_send_history')).rows;
-  const deliver = () => new NotificationDelivery(db, { channels: serverChannels, smtp: {}, retryBaseMs: 20 }).drain();
+  const deliver = () =>
+    new NotificationDelivery(db, {
+      channels: serverChannels,
+      smtp: { url: undefined, from: 'Opsdeck <opsdeck@test>' },
+      retryBaseMs: 20,
+    }).drain();
   const window = (fields: string, values: string, params: unknown[]) =>
     db.query(`INSERT INTO maintenance_windows (name, message, ${fields}) VALUES ($1, 'Upgrading', ${values})`, params);
 

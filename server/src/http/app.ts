@@ -33,17 +33,25 @@ import { maintenanceWriteGuard } from '../maintenance/writeGuard.js';
 import { publicStatusRoutes, statusPageRoutes } from '../statuspages/api.js';
 import { statusPageWriteGuard } from '../statuspages/writeGuard.js';
 import { serveWeb } from './static.js';
+import { modeGate } from './mode.js';
 
 export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const { identity, config } = ctx;
 
+  // OPSDECK_MODE=health: the other areas' routes and /api/db relations answer 404 (http/mode.ts).
+  app.use('/api/*', modeGate(config.mode, ctx));
   app.use('/api/*', authenticate(identity, config.publicUrl, config.trustProxy));
   // Changes (applies, /api/db writes, roles, tokens, agents) go to the audit trail (audit/).
   app.use('/api/*', auditTrail({ db: ctx.db, schema: () => ctx.schema, trustProxy: config.trustProxy }));
 
   app.get('/api/about', (c) =>
-    c.json({ version: ctx.version, database: ctx.db.kind, uptime_seconds: Math.round(process.uptime()) }),
+    c.json({
+      version: ctx.version,
+      database: ctx.db.kind,
+      mode: config.mode,
+      uptime_seconds: Math.round(process.uptime()),
+    }),
   );
 
   app.get('/api/properties', async (c) => {
