@@ -32,7 +32,19 @@ export interface Database extends Queryable {
    * Kysely): timestamps come back as Date and int8 as number, BEGIN/COMMIT/ROLLBACK work on both drivers.
    */
   pgPool(): PgPoolLike;
+  /** Connections in use now (metrics): the pg pool's counts; PGlite is one connection. */
+  poolStats?(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  /** Connections open. */
+  total: number;
+  idle: number;
+  /** Queries (or transactions) waiting for a connection. */
+  waiting: number;
+  /** The most the pool opens. */
+  max: number;
 }
 
 export interface PgClientLike {
@@ -114,18 +126,32 @@ export async function openPglite(
       return { rows: r.rows, affectedRows: r.affectedRows };
     },
   });
+  // Statements and transactions sent and not yet answered: one runs, the others wait (poolStats).
+  let pending = 0;
+  const counted = async <T>(p: () => Promise<T>): Promise<T> => {
+    pending++;
+    try {
+      return await p();
+    } finally {
+      pending--;
+    }
+  };
+  const top = wrap(db);
   return {
     kind: 'pglite',
-    ...wrap(db),
+    query<T>(sql: string, params?: unknown[]) {
+      return counted(() => top.query<T>(sql, params));
+    },
     async exec(sql) {
       await db.exec(sql);
     },
     transaction(fn) {
-      return db.transaction((tx) => fn(wrap(tx)));
+      return counted(() => db.transaction((tx) => fn(wrap(tx))));
     },
     pgPool() {
       return pglitePool(db);
     },
+    poolStats: () => ({ total: 1, idle: pending ? 0 : 1, waiting: Math.max(0, pending - 1), max: 1 }),
     async close() {
       await db.close();
     },
@@ -205,6 +231,7 @@ export async function openPostgres(url: string, poolSize = 10, statementTimeoutM
         end: async () => undefined,
       };
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     async close() {
       await pool.end();
     },

@@ -6,7 +6,10 @@
 // playbook.run.completed / playbook.run.failed. While a run is under way its lease is renewed every
 // heartbeat; the same query notices a cancel (status no longer running) and stops the current
 // action (process group killed, request aborted). A run whose lease expired while running (the
-// server stopped) is marked failed instead of repeating side effects.
+// server stopped) is marked failed instead of repeating side effects. A graceful stop (SIGTERM,
+// stop({ release: true })) instead hands the run back: its current action is marked for retry
+// (status scheduled) and the run goes back to the queue, where any replica resumes it at that action,
+// the actions already ended kept with their results.
 import os from 'node:os';
 import { createMailer, type Mailer } from '../auth/mailer.js';
 import { NO_AGENT } from '../db/agents.js';
@@ -18,8 +21,10 @@ import { recordRetry, withRetries } from './retry.js';
 import { CANCELLED_ERROR, runAction, type ActionContext } from './runAction.js';
 import { openSecretParams, redactSecrets, secretValues } from './secretParams.js';
 import { runSubjects } from './store.js';
+import { actionRows, ENDED, RELEASED_NOTE, releaseRuns } from './handBack.js';
 
 export const INTERRUPTED_ERROR = 'the server stopped while this run was under way';
+export { RELEASED_NOTE };
 export { CANCELLED_ERROR };
 
 export interface RunnerOptions {
@@ -53,6 +58,9 @@ interface RunRow {
 
 /** Stops a run: cancelled, interrupted by a shutdown, or its lease lost. */
 class RunStopped extends Error {}
+/** A graceful shutdown: the run goes back to the queue, its current action to be run again. */
+class RunReleased extends RunStopped {}
+const RELEASED = 'released' as const;
 
 const MAX_ERROR_LENGTH = 4_000;
 const clip = (text: string) => (text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH)}…` : text);
@@ -105,13 +113,22 @@ export class PlaybookRunner {
       });
   }
 
-  /** Stops claiming; runs under way are stopped and marked failed (interrupted). */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming; runs under way are stopped and marked failed (interrupted) or, with `release`
+   * (a graceful shutdown), handed back to the queue with their current action marked for retry.
+   */
+  async stop(options: { release?: boolean } = {}): Promise<void> {
     this.stopping = true;
     this.polling = false;
     clearTimeout(this.timer);
-    for (const c of this.controllers) c.abort(new RunStopped(INTERRUPTED_ERROR));
+    for (const c of this.controllers)
+      c.abort(options.release ? new RunReleased(RELEASED_NOTE) : new RunStopped(INTERRUPTED_ERROR));
     await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Hands back every run this runner still holds (stop() did not end in time); how many. */
+  releaseAll(): Promise<number> {
+    return releaseRuns(this.db, this.owner);
   }
 
   /** Claims what is due now and waits until those runs end (tests, tools). */
@@ -205,6 +222,16 @@ export class PlaybookRunner {
     );
   }
 
+  /** A run stopped by a graceful shutdown: back to the queue (a cancel meanwhile still ends it). */
+  private async release(tx: Queryable, runId: string): Promise<void> {
+    const { rows } = await tx.query(
+      `UPDATE playbook_runs SET status = 'scheduled', scheduled_time = now(), lease_owner = NULL, lease_until = NULL
+       WHERE id = $1 AND status = 'running' AND lease_owner = $2 RETURNING id`,
+      [runId, this.owner],
+    );
+    if (!rows[0]) await this.finish(tx, runId, 'failed', INTERRUPTED_ERROR);
+  }
+
   private async execute(runId: string): Promise<void> {
     const controller = new AbortController();
     this.controllers.add(controller);
@@ -224,14 +251,17 @@ export class PlaybookRunner {
     }, this.heartbeatMs);
     heartbeat.unref();
     try {
-      let outcome: { status: 'completed' | 'failed'; error: string | null };
+      let outcome: { status: 'completed' | 'failed'; error: string | null } | typeof RELEASED;
       try {
         outcome = await this.runActions(runId, controller.signal);
       } catch (e) {
         // The database failed under the run: end it as failed rather than leave it to the lease.
         outcome = { status: 'failed', error: `the run stopped on an internal error: ${(e as Error).message}` };
       }
-      await this.db.transaction((tx) => this.finish(tx, runId, outcome.status, outcome.error));
+      const ended = outcome;
+      await this.db.transaction((tx) =>
+        ended === RELEASED ? this.release(tx, runId) : this.finish(tx, runId, ended.status, ended.error),
+      );
     } finally {
       clearInterval(heartbeat);
       this.controllers.delete(controller);
@@ -267,7 +297,7 @@ export class PlaybookRunner {
   private async runActions(
     runId: string,
     runSignal: AbortSignal,
-  ): Promise<{ status: 'completed' | 'failed'; error: string | null }> {
+  ): Promise<{ status: 'completed' | 'failed'; error: string | null } | typeof RELEASED> {
     let run: RunRow;
     let vars: Record<string, unknown>;
     let actions: ActionSpec[];
@@ -293,17 +323,45 @@ export class PlaybookRunner {
     const state: RunState = { success: true, failure: false };
     const results: Record<string, unknown> = {};
     let firstError: string | null = null;
+    // A run handed back by a server that shut down: the actions it ended stay as they are, the one
+    // it marked for retry runs again in its row.
+    const before = await actionRows(this.db, runId);
+    const released = () => runSignal.reason instanceof RunReleased;
     for (const [index, action] of actions.entries()) {
-      if (runSignal.aborted) break;
+      if (runSignal.aborted) {
+        if (released()) return RELEASED;
+        break;
+      }
+      const earlier = before.get(index);
+      if (earlier && ENDED.has(earlier.status)) {
+        const error = earlier.status === 'failed' ? (earlier.error ?? 'failed') : null;
+        results[action.name] = { result: earlier.result, status: earlier.status, error };
+        if (earlier.status !== 'skipped') vars.last_result = earlier.result;
+        if (error !== null) {
+          state.success = false;
+          state.failure = true;
+          firstError ??= error;
+        }
+        continue;
+      }
       const scope = { ...vars, actions: results };
       const insert = (status: string, delay = 0) =>
-        this.db.query<{ id: string }>(
-          `INSERT INTO playbook_run_actions (playbook_run_id, name, action_index, status, scheduled_time, start_time, end_time)
+        earlier
+          ? this.db.query<{ id: string }>(
+              `UPDATE playbook_run_actions SET status = $2, error = NULL,
+                 scheduled_time = now() + make_interval(secs => $3::double precision / 1000),
+                 start_time = CASE WHEN $2 = 'sleeping' THEN NULL ELSE now() END,
+                 end_time = CASE WHEN $2 = 'skipped' THEN now() ELSE NULL END
+               WHERE id = $1 RETURNING id`,
+              [earlier.id, status, delay],
+            )
+          : this.db.query<{ id: string }>(
+              `INSERT INTO playbook_run_actions (playbook_run_id, name, action_index, status, scheduled_time, start_time, end_time)
            VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5::double precision / 1000),
                    CASE WHEN $4 = 'sleeping' THEN NULL ELSE now() END, CASE WHEN $4 = 'skipped' THEN now() ELSE NULL END)
            RETURNING id`,
-          [runId, action.name, index, status, delay],
-        );
+              [runId, action.name, index, status, delay],
+            );
       const end = (id: string, status: 'completed' | 'failed', result: unknown, error: string | null) =>
         this.db.query(
           `UPDATE playbook_run_actions SET status = $2, result = $3, error = $4, end_time = now() WHERE id = $1`,
@@ -345,6 +403,13 @@ export class PlaybookRunner {
         (n, wait, error) => recordRetry(this.db, rowId, n, wait, clip(redactSecrets(error, secrets))),
         () => runSignal.aborted || Date.now() >= deadline,
       );
+      if (released()) {
+        await this.db.query(
+          `UPDATE playbook_run_actions SET status = 'scheduled', error = $2, start_time = NULL WHERE id = $1`,
+          [rowId, RELEASED_NOTE],
+        );
+        return RELEASED;
+      }
       await end(rowId, outcome.error === undefined ? 'completed' : 'failed', outcome.result, outcome.error ?? null);
       results[action.name] = {
         result: outcome.result,
