@@ -133,12 +133,14 @@ export function dockerignore(text: string): (rel: string) => boolean {
       const re = p
         .replace(/^\/+|\/+$/g, '')
         .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-        .replace(/\*\*\//g, '\u0001')
-        .replace(/\*\*/g, '\u0002')
-        .replace(/\*/g, '[^/]*')
-        .replace(/\?/g, '[^/]')
-        .replace(/\u0001/g, '(?:.*/)?')
-        .replace(/\u0002/g, '.*');
+        .split('**/')
+        .map((part) =>
+          part
+            .split('**')
+            .map((seg) => seg.replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]'))
+            .join('.*'),
+        )
+        .join('(?:.*/)?');
       return new RegExp(`^${re}(?:/.*)?$`);
     });
   return (rel) => rel !== '' && patterns.some((re) => re.test(rel.split(path.sep).join('/')));
