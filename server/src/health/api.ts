@@ -157,7 +157,7 @@ export function healthRoutes(deps: Deps): Hono<AuthEnv> {
     // Statuses written behind the store's back (imports, backfilled history) are built first.
     let pending = false;
     if (await hasDirty(db)) {
-      const built = await buildDirty(db, BUILD_BEFORE_ANSWER_MS);
+      const built = await buildDirty(db, BUILD_BEFORE_ANSWER_MS, 20);
       pending = built.pending;
       if (built.built > 0) views.refreshed();
     }
