@@ -23,6 +23,8 @@ export interface AuditRequest {
 export interface AuditRule {
   /** Whether this rule is about the request (method and path alone: decided before the handler runs). */
   matches(method: string, path: string): boolean;
+  /** Whether entries() reads the request's body (read, then, before the handler runs). */
+  readsBody: boolean;
   entries(req: AuditRequest): AuditEntry[];
 }
 
@@ -67,6 +69,8 @@ const filtersOf = (query: [string, string][]) =>
     .map(([k, v]) => (k === 'id' ? `${k}=${v}` : k));
 
 const applyRule: AuditRule = {
+  // Bodies of applies are not read (they may be large; agents' pushes match the path too).
+  readsBody: false,
   matches: (method, path) => method === 'POST' && /^\/api\/[a-z_]+(\/[a-z_]+)?$/.test(path),
   entries({ path, response, source }) {
     const applied = obj(response).applied;
@@ -84,6 +88,7 @@ const applyRule: AuditRule = {
 };
 
 const deleteAppliedRule: AuditRule = {
+  readsBody: false,
   matches: (method, path) =>
     method === 'DELETE' && new RegExp(`^/api/(${Object.keys(APPLY_KINDS).join('|')})/${UUID}$`).test(path),
   entries({ path }) {
@@ -96,6 +101,7 @@ const DB_PATH = /^\/api\/db\/([a-z_][a-z0-9_]*)$/;
 const DB_ACTIONS: Record<string, string> = { POST: 'create', PATCH: 'update', PUT: 'update', DELETE: 'delete' };
 
 const restRule: AuditRule = {
+  readsBody: true,
   matches: (method, path) => method in DB_ACTIONS && DB_PATH.test(path) && !path.startsWith('/api/db/rpc'),
   entries({ method, path, query, body, response, names }) {
     const relation = DB_PATH.exec(path)![1]!;
@@ -215,6 +221,7 @@ const endpointRules: { method: string; path: RegExp; entry: (m: RegExpExecArray,
   ];
 
 const endpointRule: AuditRule = {
+  readsBody: true,
   matches: (method, path) => endpointRules.some((r) => r.method === method && r.path.test(path)),
   entries(req) {
     for (const r of endpointRules) {

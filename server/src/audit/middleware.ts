@@ -59,7 +59,10 @@ export function auditTrail(deps: AuditDeps): MiddlewareHandler<AuthEnv> {
     if (!rule || !principal) return next();
     const url = new URL(c.req.url);
     const query = [...url.searchParams.entries()];
-    const body = method === 'GET' || method === 'HEAD' ? undefined : await jsonOf(() => c.req.raw.clone().text());
+    const body =
+      !rule.readsBody || method === 'GET' || method === 'HEAD'
+        ? undefined
+        : await jsonOf(() => c.req.raw.clone().text());
     // The names of the rows a /api/db write names by id, before it changes (or deletes) them.
     const names = new Map<string, string>();
     const relation = /^\/api\/db\/([a-z_][a-z0-9_]*)$/.exec(path)?.[1];
