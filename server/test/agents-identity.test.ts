@@ -118,6 +118,32 @@ describe.each(databaseKinds())('agent identities and deletions on %s', (kind) =>
     await test.db.query(
       `INSERT INTO config_items (external_id, type, config_class, name) VALUES ('namespace/default', 'Kubernetes::Namespace', 'Namespace', 'local')`,
     );
+
+    // The same holds for the health and topology identities: a canary default/web with a check
+    // http/home, and a root component Database/db, from each agent.
+    const healthAndTopology = () => {
+      const canaryId = crypto.randomUUID();
+      return {
+        canaries: [{ id: canaryId, name: 'web', namespace: 'default', spec: {} }],
+        checks: [{ id: crypto.randomUUID(), canary_id: canaryId, type: 'http', name: 'home' }],
+        components: [
+          { id: crypto.randomUUID(), name: 'db', type: 'Database', path: '', topology_id: crypto.randomUUID() },
+        ],
+      };
+    };
+    for (const agent of [a, b]) expect((await push(agent.access_token, healthAndTopology())).status).toBe(200);
+    const owners = await test.db.query<{ what: string; agent_id: string }>(
+      `SELECT 'canary' AS what, agent_id::text FROM canaries WHERE name = 'web' AND namespace = 'default' AND deleted_at IS NULL
+       UNION ALL SELECT 'check', c.agent_id::text FROM checks c WHERE c.type = 'http' AND c.name = 'home' AND c.deleted_at IS NULL
+       UNION ALL SELECT 'component', agent_id::text FROM components WHERE name = 'db' AND type = 'Database' AND deleted_at IS NULL`,
+    );
+    for (const what of ['canary', 'check', 'component'])
+      expect(
+        owners.rows
+          .filter((r) => r.what === what)
+          .map((r) => r.agent_id)
+          .sort(),
+      ).toEqual([a.id, b.id].sort());
   });
 
   it('carries soft deletes of canaries, checks, components and catalog items through a real push', async () => {

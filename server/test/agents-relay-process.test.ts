@@ -129,6 +129,7 @@ spec:
     const before = await statusesUpstream(checkId);
     const hitsBefore = hits;
 
+    const pressedAt = Date.now();
     const pressed = await api(`/api/canary/run/check/${checkId}`, { method: 'POST' });
     expect(pressed.status).toBe(202);
     expect(await pressed.json()).toMatchObject({
@@ -144,6 +145,7 @@ spec:
       async () => (await statusesUpstream(checkId)) === before + 1,
       30_000,
     );
+    console.log(`Run Now relayed to the agent: its result upstream after ${Date.now() - pressedAt} ms`);
     expect(hits).toBe(hitsBefore + 1);
     const request = await upstream.ctx.db.query<{ status: string; attempts: number; error: string | null }>(
       'SELECT status, attempts, error FROM agent_check_runs WHERE check_id = $1',
