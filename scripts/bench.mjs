@@ -74,6 +74,12 @@ const benchmarks = {
       'playbooks: 1,000 check.failed events (distinct checks) starting runs of a one-action playbook on two server processes over one PostgreSQL: event-to-action-start p50/p99',
     flags: '--events 1000 --rate 1000 --action exec|http --timeout 300 --keep',
   },
+  'db-size': {
+    file: 'bench/db-size.ts',
+    summary:
+      'database size per 1,000 checks per month (PostgreSQL): days of results at 1/min, roll-ups and retention applied, pg_total_relation_size per table',
+    flags: '--checks 1000 --days 2 --old-days 1 --keep',
+  },
   agents: {
     file: 'bench/agents.ts',
     summary:

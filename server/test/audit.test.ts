@@ -126,7 +126,7 @@ describe.each(databaseKinds())('audit trail on %s', (kind) => {
     });
   });
 
-  it('records a /api/db PATCH with the row’s name and the fields it set, and nothing for a refused one', async () => {
+  it('records a /api/db PATCH with the row’s name and the fields it set, and nothing for a refused or empty one', async () => {
     const { rows: team } = await test.db.query<{ id: string }>(
       `INSERT INTO teams (name) VALUES ('audit-team') RETURNING id`,
     );
@@ -137,6 +137,13 @@ describe.each(databaseKinds())('audit trail on %s', (kind) => {
     // A viewer's PATCH is refused: no entry.
     const refused = await api(`/api/db/teams?id=eq.${id}`, { method: 'PATCH', body: json({ icon: 'x' }), as: viewer });
     expect(refused.status).toBe(403);
+    // Nor for writes that matched no row.
+    const none = '00000000-0000-4000-8000-000000000000';
+    expect((await api(`/api/db/teams?id=eq.${none}`, { method: 'PATCH', body: json({ icon: 'x' }) })).status).toBe(204);
+    expect((await api(`/api/db/teams?id=eq.${none}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await api(`/api/db/teams?name=eq.nobody`, { method: 'PATCH', body: json({ icon: 'x' }) })).status).toBe(
+      204,
+    );
     const rows = await since(m);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({

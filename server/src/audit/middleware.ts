@@ -7,6 +7,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { AuthEnv } from '../auth/middleware.js';
 import type { Database } from '../db/database.js';
 import type { SchemaCache } from '../db/introspect.js';
+import type { ExposureRegistry } from '../rest/registry.js';
 import { auditRuleFor, idsOfQuery } from './classify.js';
 import { recordAudit, type ActorKind, type AuditActor } from './record.js';
 
@@ -14,6 +15,8 @@ export interface AuditDeps {
   db: Database;
   /** The current schema (names of the rows a /api/db write names are looked up where there is a name column). */
   schema: () => SchemaCache;
+  /** Only relations /api/db exposes are looked up. */
+  registry: ExposureRegistry;
   trustProxy: boolean;
 }
 
@@ -63,24 +66,31 @@ export function auditTrail(deps: AuditDeps): MiddlewareHandler<AuthEnv> {
       !rule.readsBody || method === 'GET' || method === 'HEAD'
         ? undefined
         : await jsonOf(() => c.req.raw.clone().text());
-    // The names of the rows a /api/db write names by id, before it changes (or deletes) them.
+    // The rows a /api/db write names by id (and their names), looked up before it changes or deletes them.
     const names = new Map<string, string>();
     const relation = /^\/api\/db\/([a-z_][a-z0-9_]*)$/.exec(path)?.[1];
     const ids = relation ? idsOfQuery(query) : [];
-    const table = relation ? deps.schema().relations.get(relation) : undefined;
-    if (ids.length && table?.columnsByName.has('name') && table.columnsByName.has('id')) {
+    const table = relation && deps.registry.relations.has(relation) ? deps.schema().relations.get(relation) : undefined;
+    let found: number | undefined;
+    if (ids.length && table?.columnsByName.has('id')) {
+      const name = table.columnsByName.has('name') ? 'name' : 'NULL::text';
       const { rows } = await deps.db
-        .query<{ id: string; name: string | null }>(
-          `SELECT id::text AS id, name FROM ${relation} WHERE id::text = ANY($1)`,
-          [ids],
-        )
-        .catch(() => ({ rows: [] as { id: string; name: string | null }[] }));
-      for (const r of rows) if (r.name) names.set(r.id, r.name);
+        .query<{
+          id: string;
+          name: string | null;
+        }>(`SELECT id::text AS id, ${name} AS name FROM ${relation} WHERE id::text = ANY($1)`, [ids])
+        .catch(() => ({ rows: undefined }));
+      found = rows?.length;
+      for (const r of rows ?? []) if (r.name) names.set(r.id, r.name);
     }
 
     await next();
 
     if (c.res.status < 200 || c.res.status >= 300) return;
+    // A /api/db update or delete that matched no row changed nothing: no entry.
+    const range = c.res.headers.get('content-range');
+    if (relation && method === 'PATCH' && range?.startsWith('*/')) return;
+    if (relation && (method === 'DELETE' || method === 'PATCH') && found === 0) return;
     try {
       const type = c.res.headers.get('content-type') ?? '';
       const response = type.includes('json') ? await jsonOf(() => c.res.clone().text()) : undefined;

@@ -43,7 +43,10 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
   app.use('/api/*', modeGate(config.mode, ctx));
   app.use('/api/*', authenticate(identity, config.publicUrl, config.trustProxy));
   // Changes (applies, /api/db writes, roles, tokens, agents) go to the audit trail (audit/).
-  app.use('/api/*', auditTrail({ db: ctx.db, schema: () => ctx.schema, trustProxy: config.trustProxy }));
+  app.use(
+    '/api/*',
+    auditTrail({ db: ctx.db, schema: () => ctx.schema, registry: ctx.registry, trustProxy: config.trustProxy }),
+  );
 
   app.get('/api/about', (c) =>
     c.json({
