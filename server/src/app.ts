@@ -28,6 +28,10 @@ import { NotificationDelivery } from './notifications/delivery.js';
 import { serverChannels } from './notifications/deliveryTargets.js';
 import { SecretBox } from './secrets.js';
 import { VERSION } from './version.js';
+import { setLogLevel } from './log.js';
+import { Metrics } from './metrics/registry.js';
+import type { Lifecycle } from './metrics/routes.js';
+import { releaseLeases, within } from './shutdown.js';
 
 export interface AppContext {
   config: Config;
@@ -45,6 +49,10 @@ export interface AppContext {
   /** The event queue's consumers (notifications, playbook triggers) register here; started with the engines. */
   events: EventRouter;
   version: string;
+  /** What /metrics serves (metrics/registry.ts). */
+  metrics: Metrics;
+  /** Draining once shutdown began (/readyz answers 503). */
+  lifecycle: Lifecycle;
 }
 
 export interface Opsdeck {
@@ -53,7 +61,12 @@ export interface Opsdeck {
   ctx: AppContext;
   /** What start-up did about the first administrator. */
   admin: BootstrapResult;
-  close(): Promise<void>;
+  /**
+   * Stops: new requests refused first (/readyz 503, listener closed), then the engines, within
+   * `timeoutMs` when given (what is still under way is then handed back to the other replicas:
+   * leases released, running playbook actions marked for retry), then the database.
+   */
+  close(options?: { timeoutMs?: number }): Promise<void>;
 }
 
 export interface StartOptions extends Partial<Config> {
@@ -87,6 +100,7 @@ export async function createContext(options: StartOptions = {}): Promise<AppCont
   const explicitUrl = overrides.publicUrl ?? process.env.PUBLIC_URL;
   const publicHost = base.host === '0.0.0.0' || base.host === '::' ? 'localhost' : base.host;
   const config: Config = { ...base, port, publicUrl: explicitUrl ? base.publicUrl : `http://${publicHost}:${port}` };
+  setLogLevel(config.logLevel);
   const db = database ?? (await openDatabase(config));
   try {
     await migrate(db);
@@ -103,6 +117,8 @@ export async function createContext(options: StartOptions = {}): Promise<AppCont
       // PGlite: one connection, and a batch's transaction holds it; small batches let delivery in between.
       events: new EventRouter(db, { batchSize: db.kind === 'pglite' ? 25 : 50 }),
       version: VERSION,
+      metrics: new Metrics(db, { version: VERSION }),
+      lifecycle: { draining: false },
       async reloadSchema() {
         ctx.schema = await introspect(db);
       },
@@ -110,6 +126,12 @@ export async function createContext(options: StartOptions = {}): Promise<AppCont
     // PGlite runs one transaction at a time: no advisory locks needed between replicas.
     ctx.events.register(new NotificationConsumer({ publicUrl: config.publicUrl, advisoryLocks: db.kind !== 'pglite' }));
     if (config.mode !== 'health') ctx.events.register(new PlaybookTriggerConsumer());
+    ctx.health.onResult = (check, canary, r) =>
+      ctx.metrics.observeCheck(
+        { check_id: check.id, check: check.name, type: check.type, canary: `${canary.namespace}/${canary.name}` },
+        r.pass,
+        r.durationMs,
+      );
     return ctx;
   } catch (e) {
     if (!database) await db.close().catch(() => undefined);
@@ -119,8 +141,8 @@ export async function createContext(options: StartOptions = {}): Promise<AppCont
 
 const ROLLUP_EVERY_MS = 5 * 60_000;
 
-/** Starts the background engines when configured; returns how to stop them. */
-async function startEngines(ctx: AppContext): Promise<() => Promise<void>> {
+/** Starts the background engines when configured; returns how to stop them (by a deadline, ms since epoch). */
+async function startEngines(ctx: AppContext): Promise<(deadline?: number) => Promise<void>> {
   if (!ctx.config.engines) return async () => undefined;
   // (Each engine drops the leases a previous process left in an embedded database when it starts.)
   ctx.health.start();
@@ -155,18 +177,27 @@ async function startEngines(ctx: AppContext): Promise<() => Promise<void>> {
   // Retention of every growing table (RETENTION_*_DAYS), each table under its own lease (retention/).
   const retention = new RetentionRunner(ctx.db, { days: ctx.config.retentionDays });
   retention.start();
-  return async () => {
+  return async (deadline = Infinity) => {
     clearInterval(rollups);
-    await retention.stop();
-    await ctx.health.stop();
-    await ctx.topology.stop();
     stopRotator();
-    await ctx.catalog.stop();
-    await ctx.events.stop();
-    await incidents.stop();
-    await playbookSchedules.stop();
-    await playbooks.stop();
-    await delivery.stop();
+    // All at once, so a long check does not keep a playbook action running: runs under way go back
+    // to the queue with their action marked for retry (release), not failed.
+    const stopped = Promise.allSettled([
+      retention.stop(),
+      ctx.health.stop(),
+      ctx.topology.stop(),
+      ctx.catalog.stop(),
+      ctx.events.stop(),
+      incidents.stop(),
+      playbookSchedules.stop(),
+      playbooks.stop({ release: true }),
+      delivery.stop(),
+    ]);
+    if (await within(stopped, deadline)) return;
+    // Not done in time: what this replica still holds goes to the others at their next poll.
+    const owners = [ctx.health.owner, ctx.topology.owner, ctx.catalog.owner];
+    await releaseLeases(ctx.db, { schedulers: owners, notifications: delivery.owner }).catch(() => undefined);
+    await playbooks.releaseAll().catch(() => undefined);
   };
 }
 
@@ -191,11 +222,16 @@ export async function startOpsdeck(options: StartOptions = {}): Promise<Opsdeck>
     port,
     ctx,
     admin,
-    async close() {
-      await stopEngines();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+    async close(closeOptions = {}) {
+      const deadline = closeOptions.timeoutMs === undefined ? Infinity : Date.now() + closeOptions.timeoutMs;
+      // New requests first: /readyz answers 503, the listener closes (requests under way finish).
+      ctx.lifecycle.draining = true;
+      const listenerClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await stopEngines(deadline);
+      if (!(await within(listenerClosed, deadline)))
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       await ctx.health.closeSummaryViews();
-      if (!options.database) await ctx.db.close();
+      if (!options.database) await within(ctx.db.close(), deadline);
     },
   };
 }

@@ -52,6 +52,12 @@ export interface Config {
   mode: Mode;
   /** Run the background engines (check scheduler, roll-ups); off for tools and some tests. */
   engines: boolean;
+  /** STATUS_PAGE_CACHE_MS: how long a computed public status page is served to other readers (0 = computed per request). */
+  statusPageCacheMs: number;
+  /** METRICS_TOKEN: when set, /metrics wants `Authorization: Bearer <token>`; unset = open (private network). */
+  metricsToken: string | undefined;
+  /** SHUTDOWN_TIMEOUT_MS: how long SIGTERM waits for work under way before handing it to other replicas. */
+  shutdownTimeoutMs: number;
   /** Days raw check results are kept (hourly and daily roll-ups are kept longer): retentionDays.check_statuses. */
   checkRetentionDays: number;
   /**
@@ -142,7 +148,10 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     trustProxy: boolFromEnv('TRUST_PROXY', false),
     signInRateLimit: intFromEnv('SIGN_IN_RATE_LIMIT', 10),
     engines: boolFromEnv('OPSDECK_ENGINES', true),
+    statusPageCacheMs: intFromEnv('STATUS_PAGE_CACHE_MS', 5_000),
     mode: modeFromEnv(),
+    metricsToken: process.env.METRICS_TOKEN || undefined,
+    shutdownTimeoutMs: intFromEnv('SHUTDOWN_TIMEOUT_MS', 25_000),
     checkRetentionDays: retentionDays.check_statuses!,
     retentionDays,
     ...overrides,

@@ -43,18 +43,22 @@ function initialLevel(): LogLevel {
   return raw === 'debug' || raw === 'info' || raw === 'warn' || raw === 'error' ? raw : 'info';
 }
 
-export const log: Logger = pino({
-  level: initialLevel(),
-  base: { pid: process.pid },
-  timestamp: pino.stdTimeFunctions.isoTime,
-  // Level names rather than numbers: `"level":"info"` reads better and filters the same.
-  formatters: { level: (label) => ({ level: label }) },
-  redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-  mixin() {
-    const scope = requestScope.getStore();
-    return scope ? { request_id: scope.requestId } : {};
+export const log: Logger = pino(
+  {
+    level: initialLevel(),
+    base: { pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    // Level names rather than numbers: `"level":"info"` reads better and filters the same.
+    formatters: { level: (label) => ({ level: label }) },
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    mixin() {
+      const scope = requestScope.getStore();
+      return scope ? { request_id: scope.requestId } : {};
+    },
   },
-});
+  // Written as they come: the last lines before process.exit (a shutdown, a failed start) are not lost.
+  pino.destination({ dest: 1, sync: true }),
+);
 
 /** A logger whose lines name the part of the server that wrote them (`"component":"health"`). */
 export const logger = (component: string): Logger => log.child({ component });

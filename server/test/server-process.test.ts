@@ -101,7 +101,8 @@ describe('the server process', () => {
   it('fails fast with a clear message on bad configuration', async () => {
     const bad = spawnNode([main], { PORT: 'eighty', OPSDECK_DEMO: 'false' });
     expect(await new Promise((resolve) => bad.child.once('exit', resolve))).toBe(1);
-    expect(bad.output()).toContain('PORT must be a non-negative integer, got "eighty"');
+    // Log lines are JSON (server/src/log.ts): the quotes of the message come escaped.
+    expect(bad.output()).toContain('PORT must be a non-negative integer, got \\"eighty\\"');
 
     const unreachable = spawnNode([main], {
       DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',

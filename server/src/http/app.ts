@@ -34,10 +34,26 @@ import { publicStatusRoutes, statusPageRoutes } from '../statuspages/api.js';
 import { statusPageWriteGuard } from '../statuspages/writeGuard.js';
 import { serveWeb } from './static.js';
 import { modeGate } from './mode.js';
+import { logger } from '../log.js';
+import { requestInstrumentation } from '../metrics/http.js';
+import { operatorRoutes } from '../metrics/routes.js';
 
 export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const { identity, config } = ctx;
+
+  // A request id on every request (and its log lines), one access-log line, the request metrics.
+  app.use('*', requestInstrumentation(ctx.metrics));
+  // /metrics, /healthz, /readyz: outside /api, without a session (METRICS_TOKEN guards /metrics).
+  app.route(
+    '/',
+    operatorRoutes<AuthEnv>({
+      db: ctx.db,
+      metrics: ctx.metrics,
+      lifecycle: ctx.lifecycle,
+      metricsToken: config.metricsToken,
+    }),
+  );
 
   // OPSDECK_MODE=health: the other areas' routes and /api/db relations answer 404 (http/mode.ts).
   app.use('/api/*', modeGate(config.mode, ctx));
@@ -92,7 +108,12 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
   app.route('/api/agent', agentRoutes({ db: ctx.db, identity }));
   app.route('/api/upstream', upstreamRoutes({ db: ctx.db, identity }));
   app.route('/api/audit', auditRoutes({ db: ctx.db, identity }));
-  const statusPages = publicStatusRoutes({ db: ctx.db, identity, maintenance: maintenanceOccurrences });
+  const statusPages = publicStatusRoutes({
+    db: ctx.db,
+    identity,
+    maintenance: maintenanceOccurrences,
+    cacheMs: config.statusPageCacheMs,
+  });
   app.route('/api/status-page', statusPageRoutes({ db: ctx.db, identity }));
   app.route('/api/maintenance-window', maintenanceRoutes({ db: ctx.db, identity }));
   app.route('/api', statusPages.api);
@@ -142,7 +163,7 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
 
   app.onError((err, c) => {
     if (err instanceof HttpError) return c.json(errorBody(err), err.status);
-    console.error(`${c.req.method} ${c.req.path} failed:`, err);
+    logger('http').error({ err }, `${c.req.method} ${c.req.path} failed`);
     return c.json({ error: 'Internal server error', message: 'Internal server error', code: 'INTERNAL' }, 500);
   });
 
