@@ -31,7 +31,8 @@ describe.each(databaseKinds())('status pages (%s)', (kind) => {
 
   beforeAll(async () => {
     test = await openTestDatabase(kind);
-    app = await startOpsdeck({ database: test.db, port: 0, host: '127.0.0.1', engines: false });
+    // Pages computed per request: each step below reads what the one before wrote.
+    app = await startOpsdeck({ database: test.db, port: 0, host: '127.0.0.1', engines: false, statusPageCacheMs: 0 });
     editor = await createTestUser(test.db, 'editor');
     viewer = await createTestUser(test.db, 'viewer');
     responder = await createTestUser(test.db, 'responder');

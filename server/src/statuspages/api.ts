@@ -3,7 +3,7 @@
 // unless the page is private: GET /status/{slug} (HTML), GET /api/status/{slug} (JSON) and
 // GET /api/badge/{check|component}/{id}/{status|uptime|latency} (SVG, only for entries on a public
 // page; a signed-in reader may fetch any). The same page asked for by many readers at once is
-// computed once (requests in flight share it); nothing is cached past that.
+// computed once (requests in flight share it) and served for STATUS_PAGE_CACHE_MS (default 5 s).
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
@@ -34,6 +34,8 @@ interface Deps {
   identity: Identity;
   /** Announced maintenance (the maintenance module's occurrences); none when absent. */
   maintenance?: MaintenanceSource;
+  /** How long a computed page is served to other readers (STATUS_PAGE_CACHE_MS); 0: per request. */
+  cacheMs?: number;
 }
 
 const gzip = promisify(zlib.gzip);
@@ -138,22 +140,39 @@ async function optionalPrincipal(identity: Identity, c: Context): Promise<Princi
   return identity.authenticate(h);
 }
 
+type Computed = (Rendered & { private: boolean }) | null;
+
+/** Pages kept at most this many at once (a slug that does not exist is kept too, as null). */
+const MAX_CACHED_PAGES = 1000;
+
 class PublicPages {
-  private inFlight = new Map<string, Promise<Rendered | null>>();
+  /** Per slug: the computation in flight or done, and when it started (0 while in flight). */
+  private pages = new Map<string, { at: number; value: Promise<Computed> }>();
 
   constructor(
     private db: Database,
-    private maintenance?: MaintenanceSource,
+    private maintenance: MaintenanceSource | undefined,
+    private cacheMs: number,
   ) {}
 
-  /** The page's row (for its private flag) and its data, computed once for the requests in flight. */
-  get(slug: string): Promise<(Rendered & { private: boolean }) | null> {
-    let p = this.inFlight.get(slug);
-    if (!p) {
-      p = this.compute(slug).finally(() => this.inFlight.delete(slug));
-      this.inFlight.set(slug, p);
-    }
-    return p as Promise<(Rendered & { private: boolean }) | null>;
+  /** The page's row (for its private flag) and its data: shared by the requests in flight, kept cacheMs. */
+  get(slug: string): Promise<Computed> {
+    const now = Date.now();
+    const hit = this.pages.get(slug);
+    if (hit && (hit.at === 0 || now - hit.at < this.cacheMs)) return hit.value;
+    if (this.pages.size >= MAX_CACHED_PAGES) this.pages.clear();
+    const entry = { at: 0, value: this.compute(slug) };
+    this.pages.set(slug, entry);
+    entry.value.then(
+      () => {
+        if (this.cacheMs > 0) entry.at = now;
+        else if (this.pages.get(slug) === entry) this.pages.delete(slug);
+      },
+      () => {
+        if (this.pages.get(slug) === entry) this.pages.delete(slug);
+      },
+    );
+    return entry.value;
   }
 
   private async compute(slug: string) {
@@ -167,11 +186,13 @@ class PublicPages {
   }
 }
 
-function send(c: Context, body: { plain: Buffer; gz: Buffer }, headers: Record<string, string>, status = 200) {
+/** The answer, gzipped when the client takes it, with the time the server spent (Server-Timing: app). */
+function send(c: Context, body: { plain: Buffer; gz: Buffer }, headers: Record<string, string>, t0: number) {
   const gz = acceptsGzip(c.req.header('accept-encoding'));
   const data = gz ? body.gz : body.plain;
-  return c.body(new Uint8Array(data), status as 200, {
+  return c.body(new Uint8Array(data), 200, {
     ...headers,
+    'server-timing': `app;dur=${(performance.now() - t0).toFixed(1)}`,
     vary: 'Accept-Encoding, Cookie, Authorization',
     'x-content-type-options': 'nosniff',
     ...(gz ? { 'content-encoding': 'gzip' } : {}),
@@ -181,8 +202,8 @@ function send(c: Context, body: { plain: Buffer; gz: Buffer }, headers: Record<s
 const STATUS_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src * data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors *";
 
-export function publicStatusRoutes({ db, identity, maintenance }: Deps) {
-  const pages = new PublicPages(db, maintenance);
+export function publicStatusRoutes({ db, identity, maintenance, cacheMs = 0 }: Deps) {
+  const pages = new PublicPages(db, maintenance, cacheMs);
 
   /** The page for this caller: null when there is none; 'sign-in' when it is private and they are not. */
   const readable = async (c: Context, slug: string) => {
@@ -205,6 +226,7 @@ export function publicStatusRoutes({ db, identity, maintenance }: Deps) {
   /** GET /status/{slug}: the page as HTML. */
   const html = new Hono();
   html.get('/:slug', async (c) => {
+    const t0 = performance.now();
     const slug = c.req.param('slug');
     const page = (s: number, title: string, text: string) =>
       c.html(renderMessage(title, text, s), s as 404, { 'cache-control': 'no-store' });
@@ -218,13 +240,15 @@ export function publicStatusRoutes({ db, identity, maintenance }: Deps) {
     if (!r) return page(404, 'No such status page', `There is no status page at /status/${slug}.`);
     if (r === 'sign-in') return c.redirect(`/login?return_to=${encodeURIComponent(`/status/${slug}`)}`, 302);
     const headers = { ...cacheHeaders(r, 'text/html; charset=utf-8'), 'content-security-policy': STATUS_CSP };
+    if (c.req.header('if-none-match') === headers.etag) return c.body(null, 304, headers);
     r.html ??= encoded(renderStatusPage(r.page));
-    return send(c, await r.html, headers);
+    return send(c, await r.html, headers, t0);
   });
 
   /** /api/status/{slug} and /api/badge/…, mounted under /api (public: the middleware lets them through). */
   const api = new Hono();
   api.get('/status/:slug', async (c) => {
+    const t0 = performance.now();
     const r = await readable(c, c.req.param('slug'));
     if (!r) throw new HttpError(404, 'NOT_FOUND', `No status page named "${c.req.param('slug')}".`);
     if (r === 'sign-in')
@@ -232,7 +256,7 @@ export function publicStatusRoutes({ db, identity, maintenance }: Deps) {
     const headers = cacheHeaders(r, 'application/json; charset=utf-8');
     if (c.req.header('if-none-match') === headers.etag) return c.body(null, 304, headers);
     r.json ??= encoded(JSON.stringify(r.page));
-    return send(c, await r.json, headers);
+    return send(c, await r.json, headers, t0);
   });
 
   api.get('/badge/:kind/:id/:metric', async (c) => {

@@ -18,38 +18,98 @@ export function barsStart(now: Date): Date {
   return new Date(today - (BAR_DAYS - 1) * DAY_MS);
 }
 
+/**
+ * Tallies per check and day index from $2 (the first day) for days in [$2, $3): daily roll-ups, plus
+ * the raw statuses after the roll-up mark. One text row per check ("day:passed:failed,…"), joined
+ * through unnest so each check is an index lookup.
+ */
 const DAILY_SQL = `
 WITH mark AS (SELECT coalesce((SELECT rolled_at FROM check_statuses_rollup_mark), '-infinity'::timestamptz) AS t),
+ids AS (SELECT DISTINCT unnest($1::uuid[]) AS id),
 tallies AS (
-  SELECT check_id, created_at AS at, passed, failed FROM check_statuses_1d
-  WHERE check_id = ANY($1::uuid[]) AND created_at >= $2::timestamptz
+  SELECT d.check_id, d.created_at AS at, d.passed, d.failed FROM ids
+  JOIN check_statuses_1d d ON d.check_id = ids.id AND d.created_at >= $2::timestamptz AND d.created_at < $3::timestamptz
   UNION ALL
-  SELECT check_id, time, CASE WHEN status THEN 1 ELSE 0 END, CASE WHEN status THEN 0 ELSE 1 END
-  FROM check_statuses, mark WHERE check_id = ANY($1::uuid[]) AND time >= greatest(mark.t, $2::timestamptz)
-)
-SELECT check_id::text, json_agg(json_build_array(d, p, f)) AS days FROM (
-  SELECT check_id, floor(extract(epoch FROM at - $2::timestamptz) / 86400)::int AS d, sum(passed)::int AS p,
+  SELECT s.check_id, s.time, CASE WHEN s.status THEN 1 ELSE 0 END, CASE WHEN s.status THEN 0 ELSE 1 END
+  FROM ids CROSS JOIN mark
+  JOIN check_statuses s ON s.check_id = ids.id AND s.time >= greatest(mark.t, $2::timestamptz) AND s.time < $3::timestamptz
+),
+days AS (
+  SELECT check_id, floor(extract(epoch FROM at - $4::timestamptz) / 86400)::int AS d, sum(passed)::int AS p,
          sum(failed)::int AS f
   FROM tallies GROUP BY 1, 2
-) t GROUP BY check_id`;
+)
+SELECT check_id::text, string_agg(d || ':' || p || ':' || f, ',') AS days FROM days GROUP BY check_id`;
 
-/** Per check, BAR_DAYS tallies from `start` (index 0) to today. */
-export async function dailyTallies(db: Queryable, checkIds: string[], start: Date): Promise<Map<string, Tally[]>> {
+async function tallyRange(
+  db: Queryable,
+  checkIds: string[],
+  barsFrom: Date,
+  from: Date,
+  to: Date,
+): Promise<Map<string, Tally[]>> {
   const out = new Map<string, Tally[]>();
   if (!checkIds.length) return out;
-  const { rows } = await db.query<{ check_id: string; days: [number, number, number][] | string }>(DAILY_SQL, [
+  const { rows } = await db.query<{ check_id: string; days: string }>(DAILY_SQL, [
     checkIds,
-    start.toISOString(),
+    from.toISOString(),
+    to.toISOString(),
+    barsFrom.toISOString(),
   ]);
   for (const row of rows) {
     const days: Tally[] = Array.from({ length: BAR_DAYS }, () => ({ passed: 0, failed: 0 }));
-    const list = typeof row.days === 'string' ? (JSON.parse(row.days) as [number, number, number][]) : row.days;
-    for (const [d, p, f] of list) {
-      if (d < 0 || d >= BAR_DAYS) continue;
+    for (const part of row.days.split(',')) {
+      const [d, p, f] = part.split(':').map(Number) as [number, number, number];
+      if (!(d >= 0 && d < BAR_DAYS)) continue;
       days[d]!.passed += p;
       days[d]!.failed += f;
     }
     out.set(row.check_id, days);
+  }
+  return out;
+}
+
+/**
+ * The days before today change only when history is backfilled: kept per check for a few minutes
+ * (per process) so a page reads only today's tallies on most requests.
+ */
+export const HISTORY_TTL_MS = 5 * 60_000;
+const HISTORY_MAX = 100_000;
+const history = new Map<string, { from: number; at: number; days: Tally[] }>();
+
+/** Per check, BAR_DAYS tallies from `start` (index 0) to today (the last index). */
+export async function dailyTallies(
+  db: Queryable,
+  checkIds: string[],
+  start: Date,
+  now = new Date(),
+): Promise<Map<string, Tally[]>> {
+  const out = new Map<string, Tally[]>();
+  if (!checkIds.length) return out;
+  const today = new Date(start.getTime() + (BAR_DAYS - 1) * DAY_MS);
+  const fresh = (id: string) => {
+    const h = history.get(id);
+    return h && h.from === start.getTime() && now.getTime() - h.at < HISTORY_TTL_MS ? h : undefined;
+  };
+  const missing = checkIds.filter((id) => !fresh(id));
+  const [past, current] = await Promise.all([
+    missing.length ? tallyRange(db, missing, start, start, today) : Promise.resolve(new Map<string, Tally[]>()),
+    tallyRange(db, checkIds, start, today, new Date(today.getTime() + DAY_MS)),
+  ]);
+  if (history.size + missing.length > HISTORY_MAX) history.clear();
+  for (const id of missing)
+    history.set(id, {
+      from: start.getTime(),
+      at: now.getTime(),
+      days: past.get(id) ?? Array.from({ length: BAR_DAYS }, () => ({ passed: 0, failed: 0 })),
+    });
+  for (const id of checkIds) {
+    const days = (fresh(id)?.days ?? past.get(id) ?? []).map((t) => ({ ...t }));
+    const todays = current.get(id)?.[BAR_DAYS - 1];
+    if (!days.length && !todays) continue;
+    while (days.length < BAR_DAYS) days.push({ passed: 0, failed: 0 });
+    if (todays) days[BAR_DAYS - 1] = { ...todays };
+    out.set(id, days);
   }
   return out;
 }
@@ -88,12 +148,13 @@ export type BadgeRange = keyof typeof RANGES;
 
 const RANGE_SQL = `
 WITH mark AS (SELECT coalesce((SELECT rolled_at FROM check_statuses_rollup_mark), '-infinity'::timestamptz) AS t),
+ids AS (SELECT DISTINCT unnest($1::uuid[]) AS id),
 parts AS (
-  SELECT total, passed, failed, duration_avg::bigint * total AS dur FROM check_statuses_1h, mark
-  WHERE check_id = ANY($1::uuid[]) AND created_at >= date_trunc('hour', $2::timestamptz) AND created_at < mark.t
+  SELECT h.total, h.passed, h.failed, h.duration_avg::bigint * h.total AS dur FROM ids CROSS JOIN mark
+  JOIN check_statuses_1h h ON h.check_id = ids.id AND h.created_at >= date_trunc('hour', $2::timestamptz) AND h.created_at < mark.t
   UNION ALL
-  SELECT 1, CASE WHEN status THEN 1 ELSE 0 END, CASE WHEN status THEN 0 ELSE 1 END, duration FROM check_statuses, mark
-  WHERE check_id = ANY($1::uuid[]) AND time >= greatest(mark.t, $2::timestamptz)
+  SELECT 1, CASE WHEN s.status THEN 1 ELSE 0 END, CASE WHEN s.status THEN 0 ELSE 1 END, s.duration FROM ids CROSS JOIN mark
+  JOIN check_statuses s ON s.check_id = ids.id AND s.time >= greatest(mark.t, $2::timestamptz)
 )
 SELECT coalesce(sum(passed), 0)::int AS passed, coalesce(sum(failed), 0)::int AS failed,
        (sum(dur) / nullif(sum(total), 0))::int AS latency FROM parts`;

@@ -141,7 +141,7 @@ export async function buildPublicPage(
       : Promise.resolve({ rows: [] }),
     maintenance ? maintenance(db, now, new Date(now.getTime() + MAINTENANCE_AHEAD_MS)) : Promise.resolve([]),
   ]);
-  const tallies = await dailyTallies(db, [...new Set([...checkIds, ...[...linked.values()].flat()])], start);
+  const tallies = await dailyTallies(db, [...new Set([...checkIds, ...[...linked.values()].flat()])], start, now);
 
   const checkSet = new Set(checkIds);
   const componentSet = new Set(componentIds);
