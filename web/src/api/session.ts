@@ -3,6 +3,7 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { createContext, useContext } from 'react';
 import { hasPermission, type AccessSubject } from '@opsdeck/common/access';
+import type { Mode } from '@opsdeck/common/modes';
 import type { PermissionSet } from '@opsdeck/common/rbac';
 import type { Action, Resource } from '@opsdeck/common/resources';
 import { api } from './client';
@@ -24,6 +25,13 @@ export interface AuthConfig {
 export interface About {
   version: string;
   database: string;
+  /** OPSDECK_MODE: `health` shows only the health area (common/src/modes.ts). */
+  mode?: Mode;
+}
+
+/** The deployment mode; `full` until /api/about answered otherwise. */
+export function useMode(): Mode {
+  return useAbout().data?.mode ?? 'full';
 }
 
 export const sessionKeys = {

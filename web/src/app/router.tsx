@@ -4,19 +4,23 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { checkAccess } from '@opsdeck/common/access';
-import { accessSubject, useSession } from '../api/session';
+import { accessSubject, useAbout, useMode, useSession } from '../api/session';
 import RouteErrorPage from './pages/ErrorFallbackPage';
 import FeatureDisabledPage from './pages/FeatureDisabledPage';
 import NotFoundPage from './pages/NotFoundPage';
 import UnauthorizedPage from './pages/UnauthorizedPage';
 import PublicLayout from './layout/PublicLayout';
 import Shell from './layout/Shell';
-import { LANDING_PATH, ROUTES, type AppRoute } from './routes';
+import { landingPath, routeAbsent, ROUTES, type AppRoute } from './routes';
 
 /** A shell page behind its route's access check (the session is already loaded by the shell). */
 function guarded(route: AppRoute, Page: ComponentType<Record<string, unknown>>): ComponentType {
   function GuardedPage() {
     const session = useSession();
+    const about = useAbout();
+    // OPSDECK_MODE=health: the other areas' pages do not exist (known once /api/about answered).
+    if (route.access?.feature && about.isPending) return null;
+    if (about.data?.mode && routeAbsent(route, about.data.mode)) return <NotFoundPage />;
     const decision = route.access ? checkAccess(route.access, accessSubject(session)) : 'allowed';
     if (decision === 'unauthorized') return <UnauthorizedPage />;
     if (decision === 'feature-disabled') return <FeatureDisabledPage feature={route.access!.feature!} />;
@@ -43,6 +47,14 @@ function toRouteObject(route: AppRoute): RouteObject {
   };
 }
 
+/** '/': the dashboard, or /health in health-only mode. */
+function Landing() {
+  const about = useAbout();
+  const mode = useMode();
+  if (about.isPending) return null;
+  return <Navigate to={landingPath(mode)} replace />;
+}
+
 /** Shown for the instant the first lazy page loads. */
 function Blank() {
   return null;
@@ -50,7 +62,7 @@ function Blank() {
 
 export function buildRoutes(routes: readonly AppRoute[] = ROUTES): RouteObject[] {
   return [
-    { path: '/', element: <Navigate to={LANDING_PATH} replace /> },
+    { path: '/', element: <Landing /> },
     {
       Component: PublicLayout,
       HydrateFallback: Blank,

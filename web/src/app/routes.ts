@@ -21,8 +21,10 @@ import {
   Settings,
   Users,
   Workflow,
+  Wrench,
 } from 'lucide-react';
 import { checkAccess, type AccessRequirement, type AccessSubject } from '@opsdeck/common/access';
+import { featureAbsent, type Mode } from '@opsdeck/common/modes';
 import { SETTINGS_RESOURCE_KINDS } from '../features/settings/resources/kinds';
 
 // Page components take their own props (e.g. a settings kind); the table passes them through.
@@ -355,6 +357,15 @@ export const ROUTES: AppRoute[] = [
     layout: 'shell',
     nav: { group: 'settings', label: 'Status Pages', icon: Globe },
   },
+  // Maintenance windows (issue 21): viewers read, admins and editors write (canaries, server-enforced).
+  {
+    path: '/settings/maintenance',
+    title: 'Maintenance',
+    load: () => import('../features/maintenance/MaintenancePage'),
+    access: { resource: 'canaries', action: 'read', feature: 'settings.health' },
+    layout: 'shell',
+    nav: { group: 'settings', label: 'Maintenance', icon: Wrench },
+  },
   ...settingsResourceRoutes,
 
   // The user's own pages.
@@ -388,6 +399,16 @@ export const ROUTES: AppRoute[] = [
   { path: '/error', title: 'An error occurred', load: () => import('./pages/FlowErrorPage'), layout: 'public' },
   { path: '/bad-session', title: 'Bad Session', load: () => import('./pages/BadSessionPage'), layout: 'public' },
 ];
+
+/** Whether a route belongs to an area this deployment mode does not have (it is then not found). */
+export const routeAbsent = (route: AppRoute, mode: Mode): boolean => featureAbsent(mode, route.access?.feature);
+
+/** The routes of this deployment mode (OPSDECK_MODE=health: the health area and the settings it needs). */
+export const routesForMode = (mode: Mode, routes: readonly AppRoute[] = ROUTES): AppRoute[] =>
+  routes.filter((r) => !routeAbsent(r, mode));
+
+/** Where '/' leads: the dashboard, or /health in health-only mode. */
+export const landingPath = (mode: Mode): string => (mode === 'health' ? '/health' : LANDING_PATH);
 
 export interface NavItem {
   route: AppRoute;

@@ -4,7 +4,7 @@
 import { ChevronDown, PanelLeftClose, PanelLeftOpen } from 'lucide-react';
 import { useState } from 'react';
 import { NavLink, useLocation } from 'react-router';
-import { accessSubject, useSession } from '../../api/session';
+import { accessSubject, useMode, useSession } from '../../api/session';
 import { cn } from '../../ui/cn';
 import {
   DropdownMenu,
@@ -15,7 +15,7 @@ import {
 } from '../../ui/menu';
 import { useStoredState } from '../../ui/storage';
 import { Tooltip } from '../../ui/tooltip';
-import { navigationFor, SETTINGS_GROUP, type NavItem } from '../routes';
+import { navigationFor, routesForMode, SETTINGS_GROUP, type NavItem } from '../routes';
 import { useMediaQuery } from './useMediaQuery';
 
 export const SIDEBAR_STORAGE_KEY = 'opsdeck.sidebar.collapsed';
@@ -97,7 +97,7 @@ function SidebarLink({ item, collapsed, nested }: { item: NavItem; collapsed: bo
 
 export function Sidebar({ collapsed, onToggle }: { collapsed: boolean; onToggle(): void }) {
   const session = useSession();
-  const nav = navigationFor(accessSubject(session));
+  const nav = navigationFor(accessSubject(session), routesForMode(useMode()));
   const location = useLocation();
   const inSettings = location.pathname === '/settings' || location.pathname.startsWith('/settings/');
   const [settingsOpen, setSettingsOpen] = useState(inSettings);
