@@ -77,22 +77,24 @@ async function rowProblems(db: Queryable, row: Row): Promise<FieldProblem[]> {
     ['component_ids', 'components', components, 'component'],
   ] as const) {
     if (!ids.length) continue;
-    const { rows } = await db.query<{ id: string }>(
-      `SELECT id::text FROM ${table} WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL`,
+    const { rows } = await db.query<{ row: Row }>(
+      `SELECT to_jsonb(w) AS row FROM ${table} w WHERE id = ANY($1::uuid[])`,
       [ids],
     );
-    const live = new Set(rows.map((r) => r.id));
+    const live = new Set(rows.filter((r) => r.row.deleted_at == null).map((r) => String(r.row.id)));
     const missing = ids.filter((id) => !live.has(id.toLowerCase()));
     if (missing.length) problems.push({ field, message: `no ${noun} with id ${missing.join(', ')}` });
   }
   if (!checks.length && !components.length && !pages.length)
     problems.push({ field: 'check_ids', message: 'choose what is in maintenance: checks, components or status pages' });
   if (typeof row.name === 'string' && row.name.trim()) {
-    const { rows } = await db.query(
-      'SELECT 1 FROM maintenance_windows WHERE name = $1 AND deleted_at IS NULL AND id IS DISTINCT FROM $2::uuid',
-      [row.name, typeof row.id === 'string' && UUID.test(row.id) ? row.id : null],
+    const { rows } = await db.query<{ row: Row }>(
+      'SELECT to_jsonb(w) AS row FROM maintenance_windows w WHERE name = $1',
+      [row.name],
     );
-    if (rows.length) problems.push({ field: 'name', message: `a maintenance window named "${row.name}" exists` });
+    const self = typeof row.id === 'string' ? row.id.toLowerCase() : undefined;
+    if (rows.some((r) => r.row.deleted_at == null && r.row.id !== self))
+      problems.push({ field: 'name', message: `a maintenance window named "${row.name}" exists` });
   }
   return problems;
 }
