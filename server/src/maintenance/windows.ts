@@ -113,6 +113,8 @@ export function expandWindow(w: MaintenanceWindowRow, from: Date, to: Date): { s
     if (!start || start.getTime() > to.getTime()) break;
     const end = new Date(start.getTime() + ms);
     if (end.getTime() > from.getTime()) out.push({ start, end });
+    // At one instant (activeMaintenance) the earliest run in progress is enough.
+    if (out.length && from.getTime() === to.getTime()) break;
     cursor = start;
   }
   return out;
