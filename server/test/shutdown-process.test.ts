@@ -150,7 +150,10 @@ spec:
       ).rows[0]!;
     await until(
       'the long action to run',
-      async () => (await actions()).find((a) => a.name === 'long' && a.status === 'running'),
+      async () =>
+        (await actions()).find((a) => a.name === 'long' && a.status === 'running') &&
+        fs.existsSync(trace) &&
+        fs.readFileSync(trace, 'utf8').includes('long'),
       30_000,
     );
     const firstRow = (await actions())[0]!;

@@ -126,8 +126,11 @@ export class PlaybookRunner {
     await Promise.allSettled([...this.inFlight]);
   }
 
-  /** Hands back every run this runner still holds (stop() did not end in time); how many. */
+  /** Claims no more and hands back every run this runner still holds (stop() did not end in time); how many. */
   releaseAll(): Promise<number> {
+    this.stopping = true;
+    this.polling = false;
+    clearTimeout(this.timer);
     return releaseRuns(this.db, this.owner);
   }
 
@@ -244,7 +247,9 @@ export class PlaybookRunner {
           [runId, this.owner, this.leaseMs],
         )
         .then(({ rows }) => {
-          if (!rows[0]) controller.abort(new RunStopped('this server lost the lease on the run'));
+          // Lease gone (handed back by releaseAll, or taken over after it expired): stop without
+          // writing over what the run's new holder does (the release path only touches rows still ours).
+          if (!rows[0]) controller.abort(new RunReleased('this server lost the lease on the run'));
           else if (rows[0].status !== 'running') controller.abort(new RunStopped(CANCELLED_ERROR));
         })
         .catch((e: unknown) => console.error(`playbook run ${runId}: lease renewal:`, (e as Error).message));
@@ -405,7 +410,8 @@ export class PlaybookRunner {
       );
       if (released()) {
         await this.db.query(
-          `UPDATE playbook_run_actions SET status = 'scheduled', error = $2, start_time = NULL WHERE id = $1`,
+          `UPDATE playbook_run_actions SET status = 'scheduled', error = $2, start_time = NULL
+           WHERE id = $1 AND status IN ('running', 'sleeping')`,
           [rowId, RELEASED_NOTE],
         );
         return RELEASED;
