@@ -9,7 +9,7 @@ import type { Database } from '../db/database.js';
 import type { SchemaCache } from '../db/introspect.js';
 import type { ExposureRegistry } from '../rest/registry.js';
 import { auditRuleFor, idsOfQuery } from './classify.js';
-import { recordAudit, type ActorKind, type AuditActor } from './record.js';
+import { AUDIT_INSERT, recordAudit, type ActorKind, type AuditActor } from './record.js';
 
 export interface AuditDeps {
   db: Database;
@@ -19,6 +19,11 @@ export interface AuditDeps {
   registry: ExposureRegistry;
   trustProxy: boolean;
 }
+
+const AGENT_PERSON = 'SELECT 1 FROM agents WHERE person_id = $1 LIMIT 1';
+
+/** The middleware's fixed statements (the /api/db fuzz test's SQL audit knows them). */
+export const AUDIT_STATEMENTS: readonly string[] = [AUDIT_INSERT, AGENT_PERSON];
 
 /** Bodies larger than this are not read for field names (the entry is still written). */
 const MAX_BODY = 1_000_000;
@@ -46,7 +51,7 @@ export function auditTrail(deps: AuditDeps): MiddlewareHandler<AuthEnv> {
     if (via === 'session') return 'person';
     let agent = agentPeople.get(personId);
     if (agent === undefined) {
-      const { rows } = await deps.db.query('SELECT 1 FROM agents WHERE person_id = $1 LIMIT 1', [personId]);
+      const { rows } = await deps.db.query(AGENT_PERSON, [personId]);
       agent = rows.length > 0;
       if (agentPeople.size > 1000) agentPeople.clear();
       agentPeople.set(personId, agent);
@@ -70,15 +75,20 @@ export function auditTrail(deps: AuditDeps): MiddlewareHandler<AuthEnv> {
     const names = new Map<string, string>();
     const relation = /^\/api\/db\/([a-z_][a-z0-9_]*)$/.exec(path)?.[1];
     const ids = relation ? idsOfQuery(query) : [];
-    const table = relation && deps.registry.relations.has(relation) ? deps.schema().relations.get(relation) : undefined;
+    const cache = deps.schema();
+    const table = relation && deps.registry.relations.has(relation) ? cache.relations.get(relation) : undefined;
     let found: number | undefined;
     if (ids.length && table?.columnsByName.has('id')) {
-      const name = table.columnsByName.has('name') ? 'name' : 'NULL::text';
+      // Identifiers quoted, as the REST layer writes them (the relation is an exposed one).
+      const name = table.columnsByName.has('name') ? '"name"' : 'NULL::text';
       const { rows } = await deps.db
         .query<{
           id: string;
           name: string | null;
-        }>(`SELECT id::text AS id, ${name} AS name FROM ${relation} WHERE id::text = ANY($1)`, [ids])
+        }>(
+          `SELECT "id"::text AS "id", ${name} AS "name" FROM "${cache.schema}"."${relation}" WHERE "id"::text = ANY($1)`,
+          [ids],
+        )
         .catch(() => ({ rows: undefined }));
       found = rows?.length;
       for (const r of rows ?? []) if (r.name) names.set(r.id, r.name);

@@ -43,17 +43,19 @@ export function redact(value: unknown, depth = 0): unknown {
   return value;
 }
 
-/** Inserts entries (one statement); details are redacted on the way in. */
+/** The one statement that writes the trail (fixed text: the /api/db fuzz test's SQL audit knows it). */
+export const AUDIT_INSERT = `INSERT INTO audit_log (actor_id, actor_email, actor_name, actor_kind, action, resource_type,
+  resource_id, resource_name, source_ip, user_agent, details) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`;
+
+/** Inserts entries, one row each; details are redacted on the way in. */
 export async function recordAudit(
   db: Queryable,
   actor: AuditActor,
   source: AuditSource,
   entries: AuditEntry[],
 ): Promise<void> {
-  if (!entries.length) return;
-  const values: unknown[] = [];
-  const tuples = entries.map((e) => {
-    const row = [
+  for (const e of entries)
+    await db.query(AUDIT_INSERT, [
       actor.id,
       actor.email,
       actor.name,
@@ -65,15 +67,5 @@ export async function recordAudit(
       source.ip,
       source.userAgent?.slice(0, 300) ?? null,
       JSON.stringify(redact(e.details ?? {})),
-    ];
-    const start = values.length;
-    values.push(...row);
-    return `(${row.map((_, i) => `$${start + i + 1}`).join(', ')})`;
-  });
-  await db.query(
-    `INSERT INTO audit_log (actor_id, actor_email, actor_name, actor_kind, action, resource_type, resource_id,
-       resource_name, source_ip, user_agent, details)
-     VALUES ${tuples.join(', ')}`,
-    values,
-  );
+    ]);
 }
