@@ -6,11 +6,16 @@ import { migrate } from './db/migrate.js';
 import { applyFile } from './cliApply.js';
 import { VERSION } from './version.js';
 import { agentOptionsFrom, startAgent, type AgentOptions } from './agents/agentMode.js';
+import { prepareDataDir, useSmallFootprint } from './agents/agentProcess.js';
 
 async function runAgent(options: AgentOptions): Promise<void> {
+  // Keeps the agent process small (agentProcess.ts): the database created in a child process, V8
+  // set for size (baseline WebAssembly compiler, a heap grown in small steps).
+  if (process.argv[1]) prepareDataDir(options.dataDir!, process.argv[1]);
+  useSmallFootprint();
   const agent = await startAgent(options);
   console.log(
-    `Opsdeck agent${options.name ? ` ${options.name}` : ''} ${VERSION} listening on ${agent.opsdeck.ctx.config.publicUrl} (embedded PGlite in ${options.dataDir}); pushing to ${options.upstream}`,
+    `Opsdeck agent${options.name ? ` ${options.name}` : ''} ${VERSION} listening on ${agent.opsdeck.ctx.config.publicUrl} (embedded PGlite in ${options.dataDir}); pushing to ${options.upstream}${options.configDir ? `; applying ${options.configDir}` : ''}`,
   );
   let stopping = false;
   const stop = async (signal: string) => {
@@ -32,13 +37,15 @@ Commands:
                       NotificationSilence, ...) from a YAML or JSON file (- for standard input) to a
                       running server: --server URL (or OPSDECK_URL, default http://localhost:8080) and
                       --token TOKEN (or OPSDECK_TOKEN), an access token of a user allowed to write them.
-  agent --upstream URL --token T [--name N] [--data-dir D] [--port P]
+  agent --upstream URL --token T [--name N] [--data-dir D] [--port P] [--config-dir DIR]
                       Run as an agent: this build's engines (health checks, scrapers, topology) on
                       their own embedded database (--data-dir, default ./data-agent[-N]), its API on
                       --port (default 8081; apply resources to it with opsdeck apply --server), and
                       push what they produce to the upstream Opsdeck with the agent's access token
-                      (Settings → Agents). Environment: OPSDECK_UPSTREAM_URL, OPSDECK_AGENT_TOKEN,
-                      OPSDECK_AGENT_NAME, DATA_DIR, PORT.
+                      (Settings → Agents). --config-dir: every *.yaml/*.yml file of DIR is applied
+                      to the agent at start and again when it changes; a file removed deletes what
+                      it applied. Environment: OPSDECK_UPSTREAM_URL, OPSDECK_AGENT_TOKEN,
+                      OPSDECK_AGENT_NAME, OPSDECK_AGENT_CONFIG_DIR, DATA_DIR, PORT.
   migrate             Apply pending database migrations and exit.
   version             Print the version.
   help                Show this help.
@@ -59,6 +66,7 @@ export async function runCli(argv: string[]): Promise<number> {
       name: { type: 'string' },
       'data-dir': { type: 'string' },
       port: { type: 'string' },
+      'config-dir': { type: 'string' },
     },
   });
   const command = positionals[0] ?? 'help';

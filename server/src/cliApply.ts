@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 
 /** Where each kind is applied. */
-const ENDPOINTS: Record<string, string> = {
+export const ENDPOINTS: Record<string, string> = {
   Canary: '/api/canary',
   Topology: '/api/topology',
   ScrapeConfig: '/api/catalog',
@@ -23,6 +23,31 @@ interface ApiProblem {
   column?: number;
 }
 
+/** One resource the server applied: where it went, and its id there. */
+export interface AppliedEntry {
+  kind: string;
+  endpoint: string;
+  id?: string;
+  name: string;
+  namespace: string;
+  created: boolean;
+}
+
+export interface ApplyReport {
+  applied: AppliedEntry[];
+  /** Documents refused (each problem was reported through `log.error`). */
+  failed: number;
+  /** The server could not be reached: nothing after the first unreachable document was sent. */
+  unreachable?: boolean;
+}
+
+export interface ApplyLog {
+  info(line: string): void;
+  error(line: string): void;
+}
+
+const CONSOLE_LOG: ApplyLog = { info: (l) => console.log(l), error: (l) => console.error(l) };
+
 export async function applyFile(file: string, server: string, token: string | undefined): Promise<number> {
   let text: string;
   try {
@@ -37,9 +62,24 @@ export async function applyFile(file: string, server: string, token: string | un
     );
     return 2;
   }
+  const report = await applyText(text, file, server, token);
+  return report.failed || report.unreachable ? 1 : 0;
+}
+
+/**
+ * Sends each document of `text` (read from `file`, named in messages) to the server's endpoint for
+ * its kind; logs what was applied, and each problem as file:line:column: message.
+ */
+export async function applyText(
+  text: string,
+  file: string,
+  server: string,
+  token: string,
+  log: ApplyLog = CONSOLE_LOG,
+): Promise<ApplyReport> {
+  const report: ApplyReport = { applied: [], failed: 0 };
   const docs = parseAllDocuments(text);
   const list = Array.isArray(docs) ? docs : [];
-  let failed = 0;
   for (const doc of list) {
     if (doc.contents === null) continue;
     const start = doc.range[0];
@@ -49,10 +89,10 @@ export async function applyFile(file: string, server: string, token: string | un
     const kind = (doc.toJS() as { kind?: unknown } | null)?.kind;
     const endpoint = typeof kind === 'string' ? ENDPOINTS[kind] : undefined;
     if (!endpoint) {
-      console.error(
+      log.error(
         `${file}:${lineOffset + 1}:1: kind ${JSON.stringify(kind ?? null)} cannot be applied (supported: ${Object.keys(ENDPOINTS).join(', ')})`,
       );
-      failed++;
+      report.failed++;
       continue;
     }
     let res: Response;
@@ -68,31 +108,40 @@ export async function applyFile(file: string, server: string, token: string | un
         body: source,
       });
     } catch (e) {
-      console.error(
+      log.error(
         `opsdeck apply: cannot reach ${server}: ${(e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message}`,
       );
-      return 1;
+      report.unreachable = true;
+      return report;
     }
     const body = (await res.json().catch(() => ({}))) as {
       error?: string;
       errors?: ApiProblem[];
-      applied?: { name: string; namespace: string; created: boolean; checks?: unknown[] }[];
+      applied?: { id?: string; name: string; namespace: string; created: boolean; checks?: unknown[] }[];
     };
     if (!res.ok) {
-      failed++;
+      report.failed++;
       const problems = body.errors?.length ? body.errors : [{ message: body.error ?? `HTTP ${res.status}` }];
       for (const p of problems) {
         const where = p.line ? `${file}:${lineOffset + p.line}:${p.column ?? 1}` : file;
-        console.error(`${where}: ${p.message.replace(/ \(line \d+, column \d+\)$/, '')}`);
+        log.error(`${where}: ${p.message.replace(/ \(line \d+, column \d+\)$/, '')}`);
       }
       continue;
     }
     for (const a of body.applied ?? []) {
+      report.applied.push({
+        kind: String(kind),
+        endpoint,
+        id: a.id,
+        name: a.name,
+        namespace: a.namespace,
+        created: a.created,
+      });
       const checks = a.checks ? ` (${a.checks.length} check${a.checks.length === 1 ? '' : 's'})` : '';
-      console.log(
+      log.info(
         `${String(kind).toLowerCase()}/${a.namespace}/${a.name} ${a.created ? 'created' : 'configured'}${checks}`,
       );
     }
   }
-  return failed ? 1 : 0;
+  return report;
 }

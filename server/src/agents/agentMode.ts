@@ -1,11 +1,13 @@
 // `opsdeck agent`: the same build on its own embedded database with its engines (health, catalog,
 // topology), plus the pusher that sends what they produce to the upstream, and the poller that runs
 // the playbook runs the upstream assigned to this agent (runsOn).
+import fs from 'node:fs';
 import path from 'node:path';
 import { startOpsdeck, type Opsdeck } from '../app.js';
 import { CheckRunPoller } from './checkRunPoller.js';
 import { PlaybookPoller } from './playbookPoller.js';
 import { AgentPusher, type PusherOptions } from './pusher.js';
+import { ConfigDirWatcher, configDirToken } from './watchDir.js';
 
 export interface AgentOptions {
   upstream: string;
@@ -14,6 +16,8 @@ export interface AgentOptions {
   dataDir?: string;
   port?: number;
   host?: string;
+  /** A directory of YAML resources applied to this agent and watched (watchDir.ts). */
+  configDir?: string;
   pusher?: Partial<PusherOptions>;
 }
 
@@ -22,6 +26,7 @@ export interface RunningAgent {
   pusher: AgentPusher;
   playbooks: PlaybookPoller;
   checkRuns: CheckRunPoller;
+  configDir?: ConfigDirWatcher;
   close(): Promise<void>;
 }
 
@@ -43,16 +48,20 @@ export function agentOptionsFrom(
   if (port !== undefined && !/^\d+$/.test(port))
     throw new Error(`opsdeck agent: --port must be a number, got "${port}"`);
   const name = str(values.name) ?? env.OPSDECK_AGENT_NAME;
+  const configDir = str(values['config-dir']) ?? (env.OPSDECK_AGENT_CONFIG_DIR || undefined);
   return {
     upstream,
     token,
     name,
     dataDir: path.resolve(str(values['data-dir']) ?? env.DATA_DIR ?? `data-agent${name ? `-${name}` : ''}`),
     port: port === undefined ? 8081 : Number(port),
+    ...(configDir ? { configDir: path.resolve(configDir) } : {}),
   };
 }
 
 export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
+  if (options.configDir && !fs.statSync(options.configDir, { throwIfNoEntry: false })?.isDirectory())
+    throw new Error(`opsdeck agent: --config-dir ${options.configDir} is not a directory`);
   // Always the embedded database: the push cursors rely on its one-transaction-at-a-time commits.
   const opsdeck = await startOpsdeck({
     databaseUrl: undefined,
@@ -86,16 +95,35 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     version: opsdeck.ctx.version,
   });
   checkRuns.start();
+  let configDir: ConfigDirWatcher | undefined;
+  const close = async () => {
+    await configDir?.stop();
+    await checkRuns.stop();
+    await playbooks.stop();
+    await pusher.stop();
+    await opsdeck.close();
+  };
+  // The directory of YAML applied to this agent: once now, then on every change (watchDir.ts).
+  if (options.configDir) {
+    try {
+      configDir = new ConfigDirWatcher({
+        dir: options.configDir,
+        server: opsdeck.url,
+        token: await configDirToken(opsdeck.ctx.db),
+        statePath: path.join(opsdeck.ctx.config.dataDir, 'config-dir-state.json'),
+      });
+      await configDir.start();
+    } catch (e) {
+      await close();
+      throw e;
+    }
+  }
   return {
     opsdeck,
     pusher,
     playbooks,
     checkRuns,
-    async close() {
-      await checkRuns.stop();
-      await playbooks.stop();
-      await pusher.stop();
-      await opsdeck.close();
-    },
+    configDir,
+    close,
   };
 }
