@@ -116,6 +116,13 @@ describe('health routes', () => {
     expect(checkAccess(health.access!, subject(['viewer']))).toBe('allowed');
   });
 
+  it('offers the audit log to admins only', () => {
+    expect(route('/settings/audit').access).toEqual({ resource: 'rbac' });
+    expect(labels(navigationFor(subject(['admin'])).settings)).toContain('Audit Log');
+    expect(labels(navigationFor(subject(['editor'])).settings)).not.toContain('Audit Log');
+    expect(checkAccess(route('/settings/audit').access!, subject(['editor']))).toBe('unauthorized');
+  });
+
   it('lists and edits health checks under Settings, for those who may read canaries', () => {
     for (const path of ['/settings/canaries', '/settings/canaries/:id']) {
       expect(route(path).access).toEqual({ resource: 'canaries', action: 'read', feature: 'settings.health' });
