@@ -4,7 +4,7 @@
 // and fields named like passwords or tokens are replaced by pino's redaction.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -43,22 +43,27 @@ function initialLevel(): LogLevel {
   return raw === 'debug' || raw === 'info' || raw === 'warn' || raw === 'error' ? raw : 'info';
 }
 
-export const log: Logger = pino(
-  {
-    level: initialLevel(),
-    base: { pid: process.pid },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    // Level names rather than numbers: `"level":"info"` reads better and filters the same.
-    formatters: { level: (label) => ({ level: label }) },
-    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-    mixin() {
-      const scope = requestScope.getStore();
-      return scope ? { request_id: scope.requestId } : {};
+/** A logger with the server's format, level and redaction, writing to `destination`. */
+export function createLogger(level: LogLevel, destination: DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      // Level names rather than numbers: `"level":"info"` reads better and filters the same.
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      mixin() {
+        const scope = requestScope.getStore();
+        return scope ? { request_id: scope.requestId } : {};
+      },
     },
-  },
-  // Written as they come: the last lines before process.exit (a shutdown, a failed start) are not lost.
-  pino.destination({ dest: 1, sync: true }),
-);
+    destination,
+  );
+}
+
+// Written as they come: the last lines before process.exit (a shutdown, a failed start) are not lost.
+export const log: Logger = createLogger(initialLevel(), pino.destination({ dest: 1, sync: true }));
 
 /** A logger whose lines name the part of the server that wrote them (`"component":"health"`). */
 export const logger = (component: string): Logger => log.child({ component });
