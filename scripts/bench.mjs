@@ -50,6 +50,12 @@ const benchmarks = {
     flags:
       '--checks 10000 --per-canary 100 --history-minutes 60 --runs 5 --reuse --no-build --web-dir /tmp/web-health-ui-bench',
   },
+  'health-summary': {
+    file: 'bench/health-summary.ts',
+    summary:
+      'health summary at 10,000 checks × 30 days from running tallies (PostgreSQL and PGlite): server time p95 for 1h/24h/7d/30d/custom, computed and kept; bytes per unchanged poll; RSS after many ranges and idle',
+    flags: '--db postgres|pglite|all --checks 10000 --recent-hours 48 --days 30 --requests 20 --idle 30 --reuse',
+  },
   'catalog-scrape': {
     file: 'bench/catalog-scrape.ts',
     summary:
@@ -61,6 +67,12 @@ const benchmarks = {
     summary:
       'notifications: 10,000 check.failed events/min through 100 rules with CEL filters into a loopback webhook: event-to-delivery p50/p99, server CPU, PostgreSQL and PGlite',
     flags: '--db postgres|pglite|all --rate 10000 --minutes 1 --rules 100 --stage all|delivery',
+  },
+  'status-page': {
+    file: 'bench/status-page.ts',
+    summary:
+      'a public status page with 500 entries and 90 days of roll-ups: server time p95 and CPU per request (computed, and with the 5 s cache), bytes gzipped, errors of 200 concurrent anonymous readers',
+    flags: '--db postgres|pglite --entries 500 --requests 100 --warmup 10 --readers 200 --rounds 5',
   },
   logs: {
     file: 'bench/logs.ts',
@@ -85,7 +97,7 @@ const benchmarks = {
     summary:
       "agents: check_statuses/s accepted by an upstream from 10 concurrent pushers (gzip batches of 1,000; PostgreSQL and PGlite), and an agent process's RSS with 500 tcp checks",
     flags:
-      '--part push|rss|all --db postgres|pglite|all --agents 10 --seconds 20 --batch 1000 --checks-per-agent 100 --rss-checks 500 --rss-seconds 60 --agent-from dist|src',
+      '--part push|rss|all --db postgres|pglite|all --agents 10 --seconds 20 --batch 1000 --checks-per-agent 100 --rss-checks 500 --rss-seconds 300 --agent-from dist|src',
   },
 };
 

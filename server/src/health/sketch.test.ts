@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeRuns, encodeRuns, Sketch, SKETCH_RELATIVE_ERROR, Tally } from './sketch.js';
+import { decodeRuns, encodeRuns, rangeOf, readTally, Sketch, SKETCH_RELATIVE_ERROR, Tally } from './sketch.js';
 
 const QS = [0.5, 0.95, 0.97, 0.99] as const;
 
@@ -128,5 +128,38 @@ describe('runs of an hour', () => {
     ];
     expect(decodeRuns(encodeRuns(runs, start), start)).toEqual(runs);
     expect(decodeRuns(null, start)).toEqual([]);
+  });
+});
+
+describe('rangeOf', () => {
+  it('gives the same counts and quantiles as subtracting whole tallies, in one merge', () => {
+    const rnd = random(9);
+    const runs = Array.from({ length: 3000 }, (_, i) => ({
+      time: i * 1000,
+      pass: rnd() > 0.1,
+      duration: rnd() < 0.05 ? 0 : Math.round(10 + rnd() * rnd() * 5000),
+    }));
+    const tallyOf = (rs: typeof runs) => rs.reduce((t, r) => t.addRun(r.time, r.pass, r.duration), new Tally());
+    for (const [s, e] of [
+      [0, 2999],
+      [500, 700],
+      [1000, 1000],
+      [2000, 2999],
+    ] as const) {
+      // The start's row ends at s - 10 (its next 10 runs are the boundary hour's), the end's at e - 20.
+      const startCum = tallyOf(runs.slice(0, Math.max(0, s - 10)));
+      const minus = runs.slice(Math.max(0, s - 10), s);
+      const endCum = tallyOf(runs.slice(0, Math.max(0, e - 20)));
+      const plus = runs.slice(Math.max(0, e - 20), e + 1);
+      const got = rangeOf(readTally(endCum.encode()), plus, readTally(startCum.encode()), minus, QS);
+      const want = tallyOf(runs.slice(s, e + 1));
+      expect([got.passed, got.failed, got.sum]).toEqual([want.passed, want.failed, want.sum]);
+      expect(got.quantiles).toEqual(want.sketch.quantiles(QS));
+      const durations = runs.slice(s, e + 1).map((r) => r.duration);
+      QS.forEach((q, i) => {
+        const x = exact(durations, q);
+        expect(Math.abs(got.quantiles[i]! - x)).toBeLessThanOrEqual(SKETCH_RELATIVE_ERROR * x);
+      });
+    }
   });
 });

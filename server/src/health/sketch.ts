@@ -297,3 +297,141 @@ export class Reader {
     return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
   }
 }
+
+/**
+ * A tally as read from its bytes without building maps: the counts and the sketch's bins as sorted
+ * arrays (the summary reads two per check and subtracts them, see rangeOf).
+ */
+export interface TallyView {
+  passed: number;
+  failed: number;
+  sum: number;
+  lastPass: number;
+  lastFail: number;
+  zeros: number;
+  keys: number[];
+  counts: number[];
+}
+
+const EMPTY_VIEW: TallyView = {
+  passed: 0,
+  failed: 0,
+  sum: 0,
+  lastPass: 0,
+  lastFail: 0,
+  zeros: 0,
+  keys: [],
+  counts: [],
+};
+
+/** Reads a tally's bytes (null: nothing before); `head`: the counts only, not the bins. */
+export function readTally(bytes: Uint8Array | null | undefined, head = false): TallyView {
+  if (!bytes || bytes.length === 0) return EMPTY_VIEW;
+  const r = new Reader(bytes);
+  if (r.byte() !== 1) throw new Error('not a tally');
+  const v: TallyView = {
+    passed: r.uint(),
+    failed: r.uint(),
+    sum: r.uint(),
+    lastPass: r.uint(),
+    lastFail: r.uint(),
+    zeros: 0,
+    keys: [],
+    counts: [],
+  };
+  if (head) return v;
+  v.zeros = r.uint();
+  const n = r.uint();
+  v.keys = new Array<number>(n);
+  v.counts = new Array<number>(n);
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    k += r.int();
+    v.keys[i] = k;
+    v.counts[i] = r.uint();
+  }
+  return v;
+}
+
+/** The figures of the runs between two running tallies: counts, sum, last pass/fail and quantiles. */
+export interface RangeFigures {
+  passed: number;
+  failed: number;
+  sum: number;
+  lastPass: number;
+  lastFail: number;
+  quantiles: Array<number | null>;
+}
+
+/**
+ * `end` + `plus` − `start` − `minus`: the tally at the end of a range (with the runs of its last
+ * hour up to the end) minus the one at its start (with the runs of its first hour before the start),
+ * and the quantiles `qs` (ascending) of the difference by the percentile_disc rank, in one merge of
+ * the sorted bins.
+ */
+export function rangeOf(
+  end: TallyView,
+  plus: readonly Run[],
+  start: TallyView,
+  minus: readonly Run[],
+  qs: readonly number[],
+): RangeFigures {
+  let { passed, failed, sum, lastPass, lastFail } = end;
+  let zeros = end.zeros - start.zeros;
+  passed -= start.passed;
+  failed -= start.failed;
+  sum -= start.sum;
+  // The runs of the boundary hours, as (bin, ±1) sorted by bin.
+  const adj: Array<[number, number]> = [];
+  for (const r of plus) {
+    if (r.pass) {
+      passed++;
+      lastPass = Math.max(lastPass, r.time);
+    } else {
+      failed++;
+      lastFail = Math.max(lastFail, r.time);
+    }
+    sum += r.duration;
+    if (r.duration <= 0) zeros++;
+    else adj.push([binOf(r.duration), 1]);
+  }
+  for (const r of minus) {
+    if (r.pass) passed--;
+    else failed--;
+    sum -= r.duration;
+    if (r.duration <= 0) zeros--;
+    else adj.push([binOf(r.duration), -1]);
+  }
+  adj.sort((a, b) => a[0] - b[0]);
+  const n = passed + failed;
+  const quantiles: Array<number | null> = qs.map(() => null);
+  if (n > 0) {
+    const ranks = qs.map((q) => Math.max(0, Math.ceil(q * n) - 1));
+    let qi = 0;
+    let seen = zeros;
+    while (qi < ranks.length && ranks[qi]! < seen) quantiles[qi++] = 0;
+    let i = 0;
+    let j = 0;
+    let a = 0;
+    const ek = end.keys;
+    const sk = start.keys;
+    let last = 0;
+    while (qi < ranks.length && (i < ek.length || j < sk.length || a < adj.length)) {
+      const k = Math.min(
+        i < ek.length ? ek[i]! : Infinity,
+        j < sk.length ? sk[j]! : Infinity,
+        a < adj.length ? adj[a]![0] : Infinity,
+      );
+      let c = 0;
+      if (i < ek.length && ek[i] === k) c += end.counts[i++]!;
+      if (j < sk.length && sk[j] === k) c -= start.counts[j++]!;
+      while (a < adj.length && adj[a]![0] === k) c += adj[a++]![1];
+      if (c <= 0) continue;
+      seen += c;
+      last = k;
+      while (qi < ranks.length && ranks[qi]! < seen) quantiles[qi++] = binValue(k);
+    }
+    while (qi < ranks.length) quantiles[qi++] = seen > zeros ? binValue(last) : 0;
+  }
+  return { passed, failed, sum, lastPass, lastFail, quantiles };
+}

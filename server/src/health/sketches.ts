@@ -5,7 +5,7 @@
 // store does it for its own runs in the run's transaction; statuses written any other way (imports,
 // backfilled history) are built by buildDirty, which the summary and the engines call.
 import type { Database, Queryable } from '../db/database.js';
-import { decodeRuns, encodeRuns, Sketch, Tally, type Run } from './sketch.js';
+import { decodeRuns, encodeRuns, rangeOf, readTally, Tally, type RangeFigures, type Run } from './sketch.js';
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
@@ -215,14 +215,29 @@ export interface Boundary {
   runs: Uint8Array | null;
 }
 
-/** The check's tally of the runs before `t` (or up to it, `inclusive`), from the row at or before t's hour. */
-export function tallyAt(b: Boundary, t: number, inclusive: boolean): Tally {
-  const tally = Tally.decode(b.cum);
-  if (!b.at) return tally;
-  for (const r of decodeRuns(b.runs, time(b.at))) {
-    if (inclusive ? r.time <= t : r.time < t) tally.addRun(r.time, r.pass, r.duration);
-  }
-  return tally;
+/** The runs of a boundary row's hour before `t` (or up to it, `inclusive`). */
+function runsBefore(b: Boundary, t: number, inclusive: boolean): Run[] {
+  if (!b.at) return [];
+  return decodeRuns(b.runs, time(b.at)).filter((r) => (inclusive ? r.time <= t : r.time < t));
 }
 
-export { Sketch };
+/**
+ * The figures of the runs with s <= time <= e from the rows at or before their hours (`counts`:
+ * counts and sum only, no quantiles, e.g. for rolling1h).
+ */
+export function rangeFigures(
+  endRow: Boundary,
+  e: number,
+  startRow: Boundary,
+  s: number,
+  qs: readonly number[],
+  counts = false,
+): RangeFigures {
+  return rangeOf(
+    readTally(endRow.cum, counts),
+    runsBefore(endRow, e, true),
+    readTally(startRow.cum, counts),
+    runsBefore(startRow, s, false),
+    counts ? [] : qs,
+  );
+}

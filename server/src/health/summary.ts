@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Database, Queryable } from '../db/database.js';
-import { buildDirty, HOUR_MS, hourOf, tallyAt, type Boundary } from './sketches.js';
+import { buildDirty, HOUR_MS, hourOf, rangeFigures, type Boundary } from './sketches.js';
 
 /** The quantiles the summary reports. */
 const QUANTILES = [0.95, 0.97, 0.99] as const;
@@ -124,12 +124,17 @@ export async function computeSummary(
     };
   };
   return rows.map((row) => {
-    const range = tallyAt(boundaryOf(row, slot(e)), e, true).merge(tallyAt(boundaryOf(row, slot(s)), s, false), -1);
-    const hour = tallyAt(boundaryOf(row, slot(now)), now, true).merge(
-      tallyAt(boundaryOf(row, slot(now - HOUR_MS)), now - HOUR_MS, false),
-      -1,
+    const range = rangeFigures(boundaryOf(row, slot(e)), e, boundaryOf(row, slot(s)), s, QUANTILES);
+    const hour = rangeFigures(
+      boundaryOf(row, slot(now)),
+      now,
+      boundaryOf(row, slot(now - HOUR_MS)),
+      now - HOUR_MS,
+      [],
+      true,
     );
-    const [p95, p97, p99] = range.sketch.quantiles(QUANTILES);
+    const [p95, p97, p99] = range.quantiles;
+    const hourTotal = hour.passed + hour.failed;
     return {
       id: row.id,
       canary_id: row.canary_id,
@@ -157,7 +162,7 @@ export async function computeSummary(
         p95: p95 ?? null,
         p97: p97 ?? null,
         p99: p99 ?? null,
-        rolling1h: hour.total > 0 ? Math.round(hour.sum / hour.total) : null,
+        rolling1h: hourTotal > 0 ? Math.round(hour.sum / hourTotal) : null,
       },
       last_runtime: iso(row.last_runtime),
       last_transition_time: iso(row.last_transition_time),
