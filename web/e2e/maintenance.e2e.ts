@@ -1,6 +1,6 @@
 // Settings → Maintenance against the real server: a one-off window created in the form (a check by
 // name), listed with what it covers, edited and deleted; the form's own checks before anything is sent
-// and the server's answer for a check that does not exist.
+// and the server's answer for a check that does not exist; a window in progress in the check drawer.
 import type { Page } from 'playwright-core';
 import { describe, it } from 'vitest';
 import { expect, expectToast, useConsole, waitForUrl } from './harness.js';
@@ -66,5 +66,20 @@ describe('settings: maintenance windows', () => {
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await expectToast(page, 'db-upgrade deleted successfully');
     await page.getByText('No maintenance windows yet').waitFor();
+  });
+
+  it('shows a window in progress in the check drawer', async () => {
+    const { rows } = await app.db.query<{ id: string }>(`SELECT id::text FROM checks WHERE name = 'checkout'`);
+    const checkId = rows[0]!.id;
+    await app.db.query(
+      `INSERT INTO maintenance_windows (name, message, starts_at, ends_at, check_ids)
+       VALUES ('now', 'Swapping the payment provider', now() - interval '5 minutes', now() + interval '1 hour', $1)`,
+      [[checkId]],
+    );
+    const page = await app.adminPage();
+    await page.goto(`/health?checkId=${checkId}`);
+    const notice = page.getByRole('dialog').getByTestId('in-maintenance');
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain('In maintenance: Swapping the payment provider');
   });
 });

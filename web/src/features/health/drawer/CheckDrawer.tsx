@@ -27,6 +27,7 @@ import { resolveRangeOrLog } from '../../../ui/time-range/useTimeRange';
 import { toast } from '../../../ui/toast';
 import { SilenceButton } from '../../notifications';
 import { PlaybooksMenu } from '../../playbooks/PlaybooksMenu';
+import { InMaintenance } from '../../maintenance/InMaintenance';
 import { CheckHealthCell } from '../components/CheckCells';
 import { CheckIcon } from '../components/CheckIcon';
 import { healthApi } from '../healthApi';
@@ -270,6 +271,7 @@ function DrawerBody({ check, initialRange }: { check: DrawerCheck; initialRange?
 
   return (
     <div className="space-y-4 p-5 lg:p-6">
+      <InMaintenance checkId={check.id} />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="text-[12.5px] text-muted">
           Metrics for <span className="font-medium text-foreground">{range?.display ?? 'the last hour'}</span>
