@@ -161,6 +161,7 @@ spec:
     const t0 = Date.now();
     const code = await stopProcess(first.child, SHUTDOWN_TIMEOUT_MS + 10_000);
     const took = Date.now() - t0;
+    console.info(`SIGTERM during a running action: the process exited in ${took} ms`);
     expect(code).toBe(0);
     expect(took).toBeLessThan(SHUTDOWN_TIMEOUT_MS + 1_000);
     const said = jsonLines(first.output()).map((l) => String(l.msg));
