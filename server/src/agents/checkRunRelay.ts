@@ -78,9 +78,17 @@ export async function queueCheckRunOnAgent(
   });
 }
 
+/** How long answered requests are kept (their result is in check_statuses; the row is bookkeeping). */
+const KEEP_ANSWERED_DAYS = 7;
+
 /** The agent's due requests, now `claimed` under a lease; requests claimed too often are failed. */
 export async function claimCheckRuns(db: Database, agentId: string): Promise<ClaimedCheckRun[]> {
   return db.transaction(async (tx: Queryable) => {
+    await tx.query(
+      `DELETE FROM agent_check_runs WHERE agent_id = $1 AND status IN ('done', 'failed')
+         AND done_at < now() - make_interval(days => $2)`,
+      [agentId, KEEP_ANSWERED_DAYS],
+    );
     await tx.query(
       `UPDATE agent_check_runs SET status = 'failed', done_at = now(), lease_until = NULL,
          error = 'the agent took this request ' || attempts || ' times without reporting'
