@@ -56,6 +56,13 @@ describe('audit log', () => {
     await name.press('Enter');
     await entry.waitFor();
 
+    // Signing in (the admin's, through /login) is recorded too.
+    const { rows: signIns } = await app.db.query<{ actor_kind: string; source_ip: string }>(
+      `SELECT actor_kind, source_ip FROM audit_log WHERE action = 'sign_in' AND actor_email = $1`,
+      [ADMIN.email],
+    );
+    expect(signIns[0]).toEqual({ actor_kind: 'person', source_ip: '127.0.0.1' });
+
     await entry.click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText(`<${ADMIN.email}>`).waitFor();

@@ -3,7 +3,7 @@
 // when the answer is a success, writes what changed to audit_log with the caller (person, token or
 // agent), the client address and the user agent. A write that failed is not audited; an audit
 // insert that fails is logged and does not change the answer the caller gets.
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { AuthEnv } from '../auth/middleware.js';
 import type { Database } from '../db/database.js';
 import type { SchemaCache } from '../db/introspect.js';
@@ -45,7 +45,45 @@ export function clientIp(env: unknown, forwardedFor: string | undefined, trustPr
   return ip?.startsWith('::ffff:') ? ip.slice('::ffff:'.length) : ip;
 }
 
+/** Sign-in endpoints (better-auth's; no principal yet): a success answers the person signed in. */
+const SIGN_IN_PATHS = new Map([
+  ['/api/auth/sign-in/email', 'password'],
+  ['/api/auth/two-factor/verify-totp', 'password and one-time code'],
+]);
+
 export function auditTrail(deps: AuditDeps): MiddlewareHandler<AuthEnv> {
+  /** A successful sign-in: the person the answer names is the actor (its session token is not read). */
+  const signIn = async (c: Context<AuthEnv>, next: Next) => {
+    await next();
+    if (c.res.status !== 200) return;
+    try {
+      const answer = (await jsonOf(() => c.res.clone().text())) as { user?: Record<string, unknown> } | undefined;
+      const user = answer?.user;
+      if (!user || typeof user.id !== 'string') return;
+      const email = typeof user.email === 'string' ? user.email : null;
+      const name = typeof user.name === 'string' ? user.name : null;
+      await recordAudit(
+        deps.db,
+        { id: user.id, email, name, kind: 'person' },
+        {
+          ip: clientIp(c.env, c.req.header('x-forwarded-for'), deps.trustProxy),
+          userAgent: c.req.header('user-agent') ?? null,
+        },
+        [
+          {
+            action: 'sign_in',
+            resourceType: 'person',
+            resourceId: user.id,
+            resourceName: email,
+            details: { with: SIGN_IN_PATHS.get(c.req.path) },
+          },
+        ],
+      );
+    } catch (e) {
+      console.error('audit: sign-in:', (e as Error).message);
+    }
+  };
+
   const agentPeople = new Map<string, boolean>();
   const actorKind = async (personId: string, via: 'session' | 'token'): Promise<ActorKind> => {
     if (via === 'session') return 'person';
@@ -62,6 +100,7 @@ export function auditTrail(deps: AuditDeps): MiddlewareHandler<AuthEnv> {
   return async (c, next) => {
     const method = c.req.method;
     const path = c.req.path;
+    if (method === 'POST' && SIGN_IN_PATHS.has(path)) return signIn(c, next);
     const rule = auditRuleFor(method, path);
     const principal = c.get('principal');
     if (!rule || !principal) return next();
