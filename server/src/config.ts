@@ -1,4 +1,6 @@
 // Runtime configuration, read once from the environment. Every variable is documented in README.md.
+// `opsdeck agent` reads its own (OPSDECK_UPSTREAM_URL, OPSDECK_AGENT_TOKEN, OPSDECK_AGENT_NAME,
+// OPSDECK_AGENT_CONFIG_DIR) in agents/agentMode.ts agentOptionsFrom, beside its command-line flags.
 import path from 'node:path';
 import { z } from 'zod';
 import { isMode, MODES, type Mode } from '@opsdeck/common/modes';

@@ -2,6 +2,7 @@ import { parse, parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import {
   agentCommand,
+  agentConfigDirCommand,
   containerCommand,
   dnsName,
   fluxManifest,
@@ -26,6 +27,16 @@ describe('install snippets', () => {
     expect(agentCommand(target)).toBe(
       'opsdeck agent \\\n  --upstream https://ops.example.com \\\n  --token tok_ABC.123 \\\n  --name edge-1',
     );
+  });
+
+  it('gives the command line with a directory of resources the agent applies and watches', () => {
+    const text = agentConfigDirCommand(target);
+    expect(text).toContain('OPSDECK_AGENT_CONFIG_DIR');
+    expect(text.endsWith('--name edge-1 \\\n  --config-dir /etc/opsdeck-agent/resources')).toBe(true);
+    expect(installSnippets(target)[0]!.blocks.map((b) => b.title)).toEqual([
+      'Run the agent',
+      'With a directory of resources',
+    ]);
   });
 
   it('gives a container run line with the upstream and token as environment variables', () => {

@@ -58,6 +58,24 @@ export function agentCommand(t: InstallTarget): string {
   ]);
 }
 
+/**
+ * The same command with a directory of resources (Canary, ScrapeConfig, Topology, Playbook, ...):
+ * every *.yaml / *.yml file in it is applied to the agent at start and again when it changes.
+ */
+export function agentConfigDirCommand(t: InstallTarget): string {
+  return [
+    '# Every *.yaml / *.yml file in the directory is applied to the agent, again when it changes;',
+    '# a file removed deletes what it applied. (Environment: OPSDECK_AGENT_CONFIG_DIR.)',
+    multiline([
+      'opsdeck agent',
+      `--upstream ${shellQuote(t.upstreamUrl)}`,
+      `--token ${shellQuote(t.token)}`,
+      `--name ${shellQuote(t.agentName)}`,
+      '--config-dir /etc/opsdeck-agent/resources',
+    ]),
+  ].join('\n');
+}
+
 export function containerCommand(t: InstallTarget): string {
   const name = `opsdeck-agent-${dnsName(t.agentName)}`;
   return multiline([
@@ -133,7 +151,14 @@ export interface InstallSnippet {
 
 export function installSnippets(t: InstallTarget): InstallSnippet[] {
   return [
-    { id: 'cli', label: 'Command line', blocks: [{ title: 'Run the agent', text: agentCommand(t) }] },
+    {
+      id: 'cli',
+      label: 'Command line',
+      blocks: [
+        { title: 'Run the agent', text: agentCommand(t) },
+        { title: 'With a directory of resources', text: agentConfigDirCommand(t) },
+      ],
+    },
     { id: 'container', label: 'Container', blocks: [{ title: 'Run the agent container', text: containerCommand(t) }] },
     {
       id: 'helm',
