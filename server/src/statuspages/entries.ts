@@ -41,14 +41,19 @@ async function candidates(db: Queryable, kind: EntryKind, entries: StatusPageEnt
   return rows.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
 }
 
-function matches(entry: StatusPageEntry, row: EntryRow): boolean {
-  if (entry.id !== undefined) return row.id === entry.id.toLowerCase();
-  if (entry.name !== undefined) return row.name === entry.name;
-  if (entry.labelSelector === undefined) return false;
+/** An entry as a test of a row (a selector parsed once). */
+function matcher(entry: StatusPageEntry): (row: EntryRow) => boolean {
+  if (entry.id !== undefined) {
+    const id = entry.id.toLowerCase();
+    return (row) => row.id === id;
+  }
+  if (entry.name !== undefined) return (row) => row.name === entry.name;
+  if (entry.labelSelector === undefined) return () => false;
   try {
-    return matchesLabels(row.labels ?? {}, parseLabelSelector(entry.labelSelector));
+    const requirements = parseLabelSelector(entry.labelSelector);
+    return (row) => matchesLabels(row.labels ?? {}, requirements);
   } catch {
-    return false; // validated on apply; a stored one that no longer parses matches nothing
+    return () => false; // validated on apply; a stored one that no longer parses matches nothing
   }
 }
 
@@ -63,12 +68,14 @@ export async function resolveSections(db: Queryable, spec: StatusPageSpec): Prom
     const entries: ResolvedSection['entries'] = [];
     const seen = new Set<string>();
     for (const kind of ['component', 'check'] as const)
-      for (const entry of section[LISTS[kind]] ?? [])
+      for (const entry of section[LISTS[kind]] ?? []) {
+        const matches = matcher(entry);
         for (const row of pool[kind]) {
-          if (!matches(entry, row) || seen.has(`${kind}:${row.id}`)) continue;
+          if (!matches(row) || seen.has(`${kind}:${row.id}`)) continue;
           seen.add(`${kind}:${row.id}`);
           entries.push({ kind, row });
         }
+      }
     return { name: section.name, entries };
   });
 }
@@ -79,6 +86,6 @@ export async function onPublicPage(db: Queryable, kind: EntryKind, row: EntryRow
     'SELECT spec FROM status_pages WHERE deleted_at IS NULL AND NOT private',
   );
   return rows.some(({ spec }) =>
-    (spec.sections ?? []).some((s) => (s[LISTS[kind]] ?? []).some((entry) => matches(entry, row))),
+    (spec.sections ?? []).some((s) => (s[LISTS[kind]] ?? []).some((entry) => matcher(entry)(row))),
   );
 }

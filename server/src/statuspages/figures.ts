@@ -8,9 +8,13 @@ export const DAY_MS = 86_400_000;
 export const BAR_DAYS = 90;
 
 export interface Tally {
-  passed: number;
-  failed: number;
+  readonly passed: number;
+  readonly failed: number;
 }
+
+/** No runs; days without runs share it (tallies are never changed in place). */
+export const NO_RUNS: Tally = Object.freeze({ passed: 0, failed: 0 });
+const noDays = (): Tally[] => new Array<Tally>(BAR_DAYS).fill(NO_RUNS);
 
 /** The first day of the bars: UTC midnight BAR_DAYS - 1 days before `now`. */
 export function barsStart(now: Date): Date {
@@ -57,12 +61,11 @@ async function tallyRange(
     barsFrom.toISOString(),
   ]);
   for (const row of rows) {
-    const days: Tally[] = Array.from({ length: BAR_DAYS }, () => ({ passed: 0, failed: 0 }));
+    const days = noDays();
     for (const part of row.days.split(',')) {
       const [d, p, f] = part.split(':').map(Number) as [number, number, number];
       if (!(d >= 0 && d < BAR_DAYS)) continue;
-      days[d]!.passed += p;
-      days[d]!.failed += f;
+      days[d] = { passed: days[d]!.passed + p, failed: days[d]!.failed + f };
     }
     out.set(row.check_id, days);
   }
@@ -101,14 +104,11 @@ export async function dailyTallies(
     history.set(id, {
       from: start.getTime(),
       at: now.getTime(),
-      days: past.get(id) ?? Array.from({ length: BAR_DAYS }, () => ({ passed: 0, failed: 0 })),
+      days: past.get(id) ?? noDays(),
     });
   for (const id of checkIds) {
-    const days = (fresh(id)?.days ?? past.get(id) ?? []).map((t) => ({ ...t }));
-    const todays = current.get(id)?.[BAR_DAYS - 1];
-    if (!days.length && !todays) continue;
-    while (days.length < BAR_DAYS) days.push({ passed: 0, failed: 0 });
-    if (todays) days[BAR_DAYS - 1] = { ...todays };
+    const days = (fresh(id)?.days ?? past.get(id) ?? noDays()).slice();
+    days[BAR_DAYS - 1] = current.get(id)?.[BAR_DAYS - 1] ?? NO_RUNS;
     out.set(id, days);
   }
   return out;
@@ -134,13 +134,14 @@ export function percent(t: Tally): number | null {
 }
 
 export function sumTallies(lists: Tally[][]): Tally[] {
-  const out: Tally[] = Array.from({ length: BAR_DAYS }, () => ({ passed: 0, failed: 0 }));
+  const passed = new Array<number>(BAR_DAYS).fill(0);
+  const failed = new Array<number>(BAR_DAYS).fill(0);
   for (const list of lists)
-    for (const [i, t] of list.entries()) {
-      out[i]!.passed += t.passed;
-      out[i]!.failed += t.failed;
+    for (let i = 0; i < BAR_DAYS; i++) {
+      passed[i]! += list[i]?.passed ?? 0;
+      failed[i]! += list[i]?.failed ?? 0;
     }
-  return out;
+  return passed.map((p, i) => ({ passed: p, failed: failed[i]! }));
 }
 
 export const RANGES = { '24h': DAY_MS, '7d': 7 * DAY_MS, '30d': 30 * DAY_MS } as const;

@@ -1,19 +1,20 @@
 // The HTML of /status/{slug}: server-rendered from the page's data, no console code. Small inline
 // CSS (readable on a phone), uptime bars as one SVG per entry with a rectangle per run of alike
-// days, and a tiny inline script that reads GET /api/status/{slug} every 60 s and, when the data
-// changed, swaps in the page's fresh HTML.
+// days, and a tiny inline script that reads GET /api/status/{slug} every 60 s and, when its version
+// (ETag) changed, swaps in the page's fresh HTML.
+import { createHash } from 'node:crypto';
 import { BAR_DAYS } from './figures.js';
 import { ENTRY_TEXT, type PublicEntry, type PublicPage } from './page.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
-/** FNV-1a over UTF-16 units: the same function runs in the page's script to tell new data from old. */
+/** The data's version (its time left out): the ETag of the page and its JSON, which the script compares. */
 export function dataVersion(page: PublicPage): string {
-  const text = JSON.stringify({ ...page, updated_at: null });
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return (h >>> 0).toString(36);
+  return createHash('sha1')
+    .update(JSON.stringify({ ...page, updated_at: null }))
+    .digest('base64url')
+    .slice(0, 20);
 }
 
 /** A day's bar colour: g(ood) ≥ 99.5 %, w(arn) ≥ 95 %, b(ad) below, n(o data). */
@@ -57,9 +58,9 @@ ul{list-style:none;margin:0;padding:0}li{padding:10px 0;border-top:1px solid #ee
 .small{font-size:.85rem;color:#4a5468}footer{text-align:center;font-size:.85rem;color:#6b7280;margin:18px 0}
 @media(max-width:480px){main{padding:10px}.meta span:first-child,.meta span:last-child{display:none}.meta{justify-content:flex-end}}`;
 
-/** Reads the JSON every 60 s; when it changed (FNV-1a as dataVersion), re-reads this page and swaps <main>. */
-const SCRIPT = `(function(){var b=document.body;function v(t){var o=JSON.parse(t);o.updated_at=null;t=JSON.stringify(o);var h=0x811c9dc5;for(var i=0;i<t.length;i++)h=Math.imul(h^t.charCodeAt(i),16777619);return(h>>>0).toString(36)}
-function tick(){fetch(b.getAttribute('data-json'),{credentials:'same-origin',cache:'no-store'}).then(function(r){return r.ok?r.text():null}).then(function(t){if(!t||v(t)===b.getAttribute('data-v'))return;return fetch(location.href,{credentials:'same-origin',cache:'no-store'}).then(function(r){return r.ok?r.text():null}).then(function(h){if(!h)return;var d=new DOMParser().parseFromString(h,'text/html');var m=d.querySelector('main');if(!m)return;document.querySelector('main').replaceWith(m);b.setAttribute('data-v',d.body.getAttribute('data-v'))})}).catch(function(){})}
+/** Reads the JSON every 60 s; when its version (ETag) changed, re-reads this page and swaps <main>. */
+const SCRIPT = `(function(){var b=document.body;
+function tick(){fetch(b.getAttribute('data-json'),{credentials:'same-origin',cache:'no-store'}).then(function(r){var e=r.ok&&(r.headers.get('etag')||'').replace(/"/g,'');if(!e||e===b.getAttribute('data-v'))return;return fetch(location.href,{credentials:'same-origin',cache:'no-store'}).then(function(r){return r.ok?r.text():null}).then(function(h){if(!h)return;var d=new DOMParser().parseFromString(h,'text/html');var m=d.querySelector('main');if(!m)return;document.querySelector('main').replaceWith(m);b.setAttribute('data-v',d.body.getAttribute('data-v'))})}).catch(function(){})}
 setInterval(tick,60000)})();`;
 
 export function renderStatusPage(page: PublicPage): string {
