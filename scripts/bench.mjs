@@ -74,12 +74,6 @@ const benchmarks = {
       'a public status page with 500 entries and 90 days of roll-ups: server time p95 and CPU per request (computed, and with the 5 s cache), bytes gzipped, errors of 200 concurrent anonymous readers',
     flags: '--db postgres|pglite --entries 500 --requests 100 --warmup 10 --readers 200 --rounds 5',
   },
-  'status-page': {
-    file: 'bench/status-page.ts',
-    summary:
-      'a public status page with 500 entries and 90 days of roll-ups: server time p95 and CPU per request (computed, and with the 5 s cache), bytes gzipped, errors of 200 concurrent anonymous readers',
-    flags: '--db postgres|pglite --entries 500 --requests 100 --warmup 10 --readers 200 --rounds 5',
-  },
   logs: {
     file: 'bench/logs.ts',
     summary:
