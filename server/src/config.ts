@@ -60,6 +60,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** SHUTDOWN_TIMEOUT_MS: how long SIGTERM waits for work under way before handing it to other replicas. */
   shutdownTimeoutMs: number;
+  /** AGENT_PUSH_PER_SECOND / AGENT_PUSH_BURST: the token bucket each agent's pushes go through (429 beyond it). */
+  agentPushRate: { perSecond: number; burst: number };
   /** Days raw check results are kept (hourly and daily roll-ups are kept longer): retentionDays.check_statuses. */
   checkRetentionDays: number;
   /**
@@ -74,6 +76,12 @@ function intFromEnv(name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+function positiveIntFromEnv(name: string, fallback: number): number {
+  const n = intFromEnv(name, fallback);
+  if (n === 0) throw new Error(`${name} must be at least 1, got "0"`);
   return n;
 }
 
@@ -154,6 +162,10 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     mode: modeFromEnv(),
     metricsToken: process.env.METRICS_TOKEN || undefined,
     shutdownTimeoutMs: intFromEnv('SHUTDOWN_TIMEOUT_MS', 25_000),
+    agentPushRate: {
+      perSecond: positiveIntFromEnv('AGENT_PUSH_PER_SECOND', 20),
+      burst: positiveIntFromEnv('AGENT_PUSH_BURST', 40),
+    },
     checkRetentionDays: retentionDays.check_statuses!,
     retentionDays,
     ...overrides,

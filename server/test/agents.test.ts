@@ -58,7 +58,14 @@ describe.each(databaseKinds())('agents on %s', (kind) => {
 
   beforeAll(async () => {
     test = await openTestDatabase(kind);
-    app = await startOpsdeck({ database: test.db, port: 0, host: '127.0.0.1', engines: false });
+    // A slow refill, so the runaway test sees 429s however slowly a loaded machine serves its pushes.
+    app = await startOpsdeck({
+      database: test.db,
+      port: 0,
+      host: '127.0.0.1',
+      engines: false,
+      agentPushRate: { perSecond: 1, burst: 10 },
+    });
     admin = await createTestUser(test.db, 'admin');
     editor = await createTestUser(test.db, 'editor');
     viewer = await createTestUser(test.db, 'viewer');

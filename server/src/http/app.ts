@@ -30,6 +30,9 @@ import { snapshotRoutes } from '../topology/snapshot.js';
 import { maintenanceOccurrences } from '../maintenance/windows.js';
 import { maintenanceRoutes } from '../maintenance/api.js';
 import { maintenanceWriteGuard } from '../maintenance/writeGuard.js';
+import { canaryDbWrites } from '../health/writeGuard.js';
+import { topologyDbWrites } from '../topology/writeGuard.js';
+import { scrapeConfigDbWrites } from '../catalog/writeGuard.js';
 import { publicStatusRoutes, statusPageRoutes } from '../statuspages/api.js';
 import { statusPageWriteGuard } from '../statuspages/writeGuard.js';
 import { serveWeb } from './static.js';
@@ -106,7 +109,7 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
   app.route('/api/logs', logsRoutes({ db: ctx.db, identity }));
   app.route('/api/logging_backends', loggingBackendRoutes({ db: ctx.db, identity }));
   app.route('/api/agent', agentRoutes({ db: ctx.db, identity }));
-  app.route('/api/upstream', upstreamRoutes({ db: ctx.db, identity }));
+  app.route('/api/upstream', upstreamRoutes({ db: ctx.db, identity, rate: ctx.config.agentPushRate }));
   app.route('/api/audit', auditRoutes({ db: ctx.db, identity }));
   const statusPages = publicStatusRoutes({
     db: ctx.db,
@@ -119,6 +122,12 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
   app.route('/api', statusPages.api);
   app.route('/status', statusPages.html);
 
+  // Applied resources written as rows (resources/dbWrites.ts): checked and stored like the apply endpoints'.
+  const resourceWrites = {
+    canaries: canaryDbWrites(ctx.db, checkers),
+    topologies: topologyDbWrites(ctx.db, checkers),
+    config_scrapers: scrapeConfigDbWrites(ctx.db, scrapers),
+  };
   app.route(
     '/api/db',
     restRoutes<AuthEnv>(ctx, {
@@ -150,7 +159,9 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
         ['status_pages', statusPageWriteGuard],
         ['maintenance_windows', maintenanceWriteGuard],
         ...notificationWriteGuards(),
+        ...Object.entries(resourceWrites).map(([table, w]) => [table, w.guard] as const),
       ]),
+      writeSyncs: new Map(Object.entries(resourceWrites).map(([table, w]) => [table, w.sync] as const)),
       afterWrite(relation) {
         if (relation === 'properties') identity.featuresChanged();
       },
