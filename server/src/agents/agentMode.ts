@@ -59,6 +59,13 @@ export function agentOptionsFrom(
   };
 }
 
+/** The agent's own API as this process reaches it (any-address listeners through loopback). */
+function ownUrl(opsdeck: Opsdeck): string {
+  const host = opsdeck.ctx.config.host;
+  const local = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
+  return `http://${local.includes(':') ? `[${local}]` : local}:${opsdeck.port}`;
+}
+
 export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   if (options.configDir && !fs.statSync(options.configDir, { throwIfNoEntry: false })?.isDirectory())
     throw new Error(`opsdeck agent: --config-dir ${options.configDir} is not a directory`);
@@ -108,7 +115,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     try {
       configDir = new ConfigDirWatcher({
         dir: options.configDir,
-        server: opsdeck.url,
+        server: ownUrl(opsdeck),
         token: await configDirToken(opsdeck.ctx.db),
         statePath: path.join(opsdeck.ctx.config.dataDir, 'config-dir-state.json'),
       });
