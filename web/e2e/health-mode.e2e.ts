@@ -3,6 +3,7 @@
 // settings), and the other areas' addresses show "Page not found".
 import { describe, it } from 'vitest';
 import { expect, useConsole, waitForUrl } from './harness.js';
+import { applyCanary, canaryYaml } from './healthSeed.js';
 
 const app = useConsole({ config: () => ({ mode: 'health' }) });
 
@@ -32,5 +33,27 @@ describe('health-only mode', () => {
     }
     await page.goto('/health');
     await page.getByText('Filter by Health').waitFor();
+  });
+
+  it('keeps the check drawer to health: no relationships, playbooks nor incidents, and no calls to those areas', async () => {
+    const page = await app.adminPage();
+    const absentCalls: string[] = [];
+    page.on('response', (r) => {
+      if (r.status() === 404 && new URL(r.url()).pathname.startsWith('/api/')) absentCalls.push(r.url());
+    });
+    const ids = await applyCanary(
+      page,
+      app.url,
+      canaryYaml({ name: 'mode-drawer', http: { 'mode-home': '/' }, targetUrl: 'http://127.0.0.1:9' }),
+    );
+    await page.goto(`/health?checkId=${ids['mode-home']}`);
+    const drawer = page.getByRole('dialog');
+    await expect.poll(() => drawer.getByTestId('check-drawer-title').textContent()).toBe('mode-home');
+    await drawer.getByRole('button', { name: 'Run Now' }).waitFor();
+    await drawer.getByRole('tab', { name: 'Spec' }).waitFor();
+    expect(await drawer.getByRole('tab', { name: /Relationships/ }).count()).toBe(0);
+    expect(await drawer.getByRole('button', { name: 'Link to Incident' }).count()).toBe(0);
+    expect(await drawer.getByRole('button', { name: /Playbooks/ }).count()).toBe(0);
+    expect(absentCalls).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ import { defaultRangeForLastRun, formatPercent, uptimePercent } from '@opsdeck/c
 import { canRunChecks } from '@opsdeck/common/rbac';
 import { relativePreset, shorthandRange, type TimeRange } from '@opsdeck/common/timeRange';
 import { errorMessage } from '../../../api/client';
-import { useCan, useSession } from '../../../api/session';
+import { useCan, useMode, useSession } from '../../../api/session';
 import { Badge } from '../../../ui/badge';
 import { Button } from '../../../ui/button';
 import { CodeEditor, formatEditorDocument } from '../../../ui/code-editor';
@@ -266,7 +266,9 @@ function DrawerBody({ check, initialRange }: { check: DrawerCheck; initialRange?
     </div>
   );
 
-  const relationships = useCheckRelationships(check.id);
+  // Health-only mode has no topology, catalog, playbooks or incidents (common/src/modes.ts).
+  const healthOnly = useMode() === 'health';
+  const relationships = useCheckRelationships(check.id, !healthOnly);
   const specYaml = useMemo(() => formatEditorDocument(check.spec ?? {}, 'yaml'), [check.spec]);
 
   return (
@@ -340,17 +342,19 @@ function DrawerBody({ check, initialRange }: { check: DrawerCheck; initialRange?
           <TabsTrigger value="history">History</TabsTrigger>
           {short && <TabsTrigger value="graph">Graph</TabsTrigger>}
           <TabsTrigger value="spec">Spec</TabsTrigger>
-          <TabsTrigger value="relationships">
-            <span className="inline-flex items-center gap-1.5">
-              Relationships
-              <span
-                className="rounded-full bg-surface-muted px-1.5 text-[11px] tabular-nums text-muted"
-                data-testid="relationships-count"
-              >
-                {relationships.count ?? '…'}
+          {!healthOnly && (
+            <TabsTrigger value="relationships">
+              <span className="inline-flex items-center gap-1.5">
+                Relationships
+                <span
+                  className="rounded-full bg-surface-muted px-1.5 text-[11px] tabular-nums text-muted"
+                  data-testid="relationships-count"
+                >
+                  {relationships.count ?? '…'}
+                </span>
               </span>
-            </span>
-          </TabsTrigger>
+            </TabsTrigger>
+          )}
         </TabsList>
         <TabsContent value="history" className="pt-4">
           <CheckHistory checkId={check.id} from={span.from} to={span.to} />
@@ -363,9 +367,11 @@ function DrawerBody({ check, initialRange }: { check: DrawerCheck; initialRange?
         <TabsContent value="spec" className="pt-4">
           <CodeEditor language="yaml" value={specYaml} readOnly minHeight="200px" ariaLabel="Check spec" />
         </TabsContent>
-        <TabsContent value="relationships" className="pt-4">
-          <RelationshipsTab relationships={relationships} />
-        </TabsContent>
+        {!healthOnly && (
+          <TabsContent value="relationships" className="pt-4">
+            <RelationshipsTab relationships={relationships} />
+          </TabsContent>
+        )}
       </Tabs>
     </div>
   );
@@ -375,6 +381,7 @@ function DrawerFooter({ check, range }: { check: DrawerCheck; range?: string }) 
   const session = useSession();
   const queryClient = useQueryClient();
   const canEdit = useCan('canaries', 'write');
+  const healthOnly = useMode() === 'health';
   const run = useMutation({
     mutationFn: () => healthApi.runNow(check.id),
     onSuccess: (r) => {
@@ -397,19 +404,21 @@ function DrawerFooter({ check, range }: { check: DrawerCheck; range?: string }) 
       </Button>
       <div className="ml-auto flex items-center gap-2">
         <SilenceButton target={{ check_id: check.id }} name={check.name} />
-        <PlaybooksMenu resource={{ check_id: check.id, label: check.name }} />
-        <LinkToIncidentButton
-          evidence={{
-            type: 'check',
-            description: check.name,
-            check_id: check.id,
-            evidence: {
+        {!healthOnly && <PlaybooksMenu resource={{ check_id: check.id, label: check.name }} />}
+        {!healthOnly && (
+          <LinkToIncidentButton
+            evidence={{
+              type: 'check',
+              description: check.name,
               check_id: check.id,
-              includeMessages: true,
-              start: range ?? defaultRangeForLastRun(check.lastRuntime, new Date()),
-            },
-          }}
-        />
+              evidence: {
+                check_id: check.id,
+                includeMessages: true,
+                start: range ?? defaultRangeForLastRun(check.lastRuntime, new Date()),
+              },
+            }}
+          />
+        )}
         {canRunChecks(session.roles) && (
           <Button size="sm" loading={run.isPending} onClick={() => run.mutate()}>
             {!run.isPending && <Play className="size-3.5" aria-hidden />}

@@ -26,13 +26,16 @@ export interface CheckRelationships {
 }
 
 /** Loads both kinds of links; the drawer calls it once so the tab's count and the tab agree. */
-export function useCheckRelationships(checkId: string): CheckRelationships {
+/** `enabled` false (health-only mode: no topology nor catalog) asks the server for nothing. */
+export function useCheckRelationships(checkId: string, enabled = true): CheckRelationships {
   const components = useQuery({
+    enabled,
     queryKey: healthKeys.relationships(checkId, 'components'),
     queryFn: ({ signal }) => healthApi.components(checkId, signal),
     meta: { silent: true }, // shown in the tab
   });
   const configs = useQuery({
+    enabled,
     queryKey: healthKeys.relationships(checkId, 'configs'),
     queryFn: ({ signal }) => healthApi.configs(checkId, signal),
     meta: { silent: true },
