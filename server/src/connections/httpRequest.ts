@@ -16,6 +16,7 @@ import type { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import zlib from 'node:zlib';
 import type { EnvValue, EnvVarSpec } from './envValue.js';
+import { digestAuthorization, parseDigestChallenge } from './digestAuth.js';
 import { describeNetworkError, errorText, SpecError } from './errors.js';
 import type { ConnectionContext, ResolvedConnection } from './resolve.js';
 import { CappedBuffer, head } from './text.js';
@@ -42,6 +43,10 @@ export interface HttpRequestSpec {
   insecureSkipVerify?: boolean;
   /** Default true. */
   followRedirects?: boolean;
+  /** canary-checker's limit on redirects followed: 0 returns the 3xx itself; default 10. */
+  maxRedirects?: number;
+  /** Answer a digest challenge (RFC 7616 / 2617) with username / password instead of sending basic auth. */
+  digest?: boolean;
 }
 
 export interface HttpTlsOptions {
@@ -63,6 +68,9 @@ export interface PreparedHttpRequest {
   oauth2?: HttpRequestSpec['oauth2'];
   tls: HttpTlsOptions;
   followRedirects: boolean;
+  /** Redirects followed at most (0: the 3xx is the answer; more is an error). */
+  maxRedirects: number;
+  digest: boolean;
 }
 
 /** One redirect followed. */
@@ -200,7 +208,9 @@ export async function prepareHttpRequest(spec: HttpRequestSpec, ctx: ConnectionC
     body: spec.body,
     oauth2: spec.oauth2,
     tls,
-    followRedirects: spec.followRedirects !== false,
+    followRedirects: spec.followRedirects !== false && spec.maxRedirects !== 0,
+    maxRedirects: spec.maxRedirects ?? MAX_REDIRECTS,
+    digest: spec.digest === true,
   };
 }
 
@@ -356,7 +366,7 @@ export async function sendHttpRequest(req: PreparedHttpRequest, signal: AbortSig
     if (req.oauth2) {
       const token = await oauth2Token(req.oauth2, req.username ?? '', req.password ?? '', req.tls, signal);
       if (!hasHeader(headers, 'authorization')) headers.Authorization = `Bearer ${token}`;
-    } else if ((req.username || req.password) && !hasHeader(headers, 'authorization')) {
+    } else if ((req.username || req.password) && !req.digest && !hasHeader(headers, 'authorization')) {
       headers.Authorization = `Basic ${Buffer.from(`${req.username ?? ''}:${req.password ?? ''}`).toString('base64')}`;
     }
     if (!hasHeader(headers, 'user-agent')) headers['User-Agent'] = USER_AGENT;
@@ -381,6 +391,23 @@ export async function sendHttpRequest(req: PreparedHttpRequest, signal: AbortSig
     let res: RawResponse;
     for (;;) {
       res = await send(current, method, headers, body, req.tls, signal);
+      const challenge =
+        req.digest && res.code === 401 ? parseDigestChallenge(res.headers['www-authenticate']) : undefined;
+      if (challenge && !hasHeader(headers, 'authorization')) {
+        let authorization: string;
+        try {
+          authorization = digestAuthorization(
+            challenge,
+            req.username ?? '',
+            req.password ?? '',
+            method,
+            `${current.pathname}${current.search}`,
+          );
+        } catch (e) {
+          throw new SpecError(errorText(e));
+        }
+        res = await send(current, method, { ...headers, Authorization: authorization }, body, req.tls, signal);
+      }
       const location = res.headers.location;
       if (!req.followRedirects || !REDIRECT_CODES.has(res.code) || !location) break;
       let next: URL;
@@ -390,8 +417,8 @@ export async function sendHttpRequest(req: PreparedHttpRequest, signal: AbortSig
         throw new HttpRedirectError(`${current.href} redirected to "${location}", which is not a valid URL`, redirects);
       }
       redirects.push({ url: current.href, code: res.code, location: next.href });
-      if (redirects.length > MAX_REDIRECTS) {
-        throw new HttpRedirectError(`stopped after ${MAX_REDIRECTS} redirects (last to ${next.href})`, redirects);
+      if (redirects.length > req.maxRedirects) {
+        throw new HttpRedirectError(`stopped after ${req.maxRedirects} redirects (last to ${next.href})`, redirects);
       }
       if (next.protocol !== 'http:' && next.protocol !== 'https:') {
         throw new HttpRedirectError(`${current.href} redirected to ${next.href}, which is not http(s)`, redirects);

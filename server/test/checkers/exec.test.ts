@@ -40,7 +40,12 @@ describe('exec', () => {
     const r = await run({ script: 'echo hello; echo warn >&2' });
     expect(r.error).toBeUndefined();
     expect(r.pass).toBe(true);
-    expect(r.data).toEqual({ stdout: 'hello', stderr: 'warn', exitCode: 0 });
+    expect(r.data).toEqual({
+      stdout: 'hello',
+      stderr: 'warn',
+      exitCode: 0,
+      results: { stdout: 'hello', stderr: 'warn', exitCode: 0 },
+    });
     expect(r.message).toBe('hello');
   });
 

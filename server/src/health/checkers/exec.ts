@@ -1,6 +1,7 @@
 // The exec check: runs script with `bash -c` in a fresh temporary directory, with env added to a
 // minimal inherited environment (connections/script.ts); passes on exit code 0 and exposes stdout,
-// stderr and exitCode.
+// stderr and exitCode, also as canary-checker binds them: `results.stdout` (trimmed), `results.stderr`,
+// `results.exitCode`.
 import { z } from 'zod';
 import type { CheckContext, CheckResult, Checker } from '../checker.js';
 import { SpecError } from '../../connections/errors.js';
@@ -46,7 +47,8 @@ async function run(spec: ExecSpec, ctx: CheckContext): Promise<CheckResult> {
   const signal = deadline(ctx, spec.timeout === undefined ? undefined : toMs(spec.timeout));
   const r = await runScript(spec.script, extra, signal);
   if (!r) return fail(BASH_MISSING);
-  const data = scriptData(r);
+  const own = scriptData(r);
+  const data = { ...own, results: { stdout: own.stdout, stderr: own.stderr, exitCode: own.exitCode } };
   const error = scriptFailure(r, () => abortMessage(signal, ctx));
   if (error) return fail(error, data, { durationMs: r.durationMs });
   return { pass: true, message: scriptSummary(r), data, durationMs: r.durationMs };

@@ -76,9 +76,14 @@ export const httpSchema = z
     tlsConfig: tlsConfigSchema.optional(),
     insecureSkipVerify: z.boolean().optional(),
     followRedirects: z.boolean().optional(),
+    maxRedirects: z.number().int('maxRedirects must be a whole number').min(0).optional(),
+    digest: z.boolean().optional(),
     timeout: durationSchema.optional(),
   })
   .superRefine((s, issue) => {
+    if (s.digest && !s.username && !s.password && !s.connection) {
+      issue.addIssue({ code: 'custom', path: ['digest'], message: 'digest needs a username and password' });
+    }
     if (s.ntlm) issue.addIssue({ code: 'custom', path: ['ntlm'], message: NTLM_UNSUPPORTED });
     if (s.ntlmv2) issue.addIssue({ code: 'custom', path: ['ntlmv2'], message: NTLM_UNSUPPORTED });
     if (s.url && s.endpoint) {
@@ -101,6 +106,21 @@ function days(ms: number): string {
   const d = Math.round(ms / DAY_MS);
   if (Math.abs(ms) < DAY_MS) return formatDuration(Math.abs(ms));
   return `${Math.abs(d)} day${Math.abs(d) === 1 ? '' : 's'}`;
+}
+
+/** Go's canonical form of a header name: `content-type` → `Content-Type`. */
+function canonicalName(name: string): string {
+  return name.replace(/[a-z0-9]+/gi, (w) => w[0]!.toUpperCase() + w.slice(1).toLowerCase());
+}
+
+/** Headers readable by their canonical name (as canary-checker gives them) and in lower case. */
+export function bothCaseHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    out[canonicalName(k)] = v;
+    out[k.toLowerCase()] = v;
+  }
+  return out;
 }
 
 function jsonPathValues(json: unknown, path: string): unknown[] {
@@ -145,11 +165,12 @@ async function run(spec: HttpSpec, ctx: CheckContext): Promise<CheckResult> {
   Object.assign(data, {
     url: current.href,
     code: res.status,
-    headers: res.headers,
+    headers: bothCaseHeaders(res.headers),
     // Durations, as canary-checker gives them to expressions: CEL compares them with Duration('7d'),
     // templates print them Go-style, stored details hold milliseconds.
     elapsed: durationFromMs(elapsed),
-    ...(sslAge !== undefined ? { sslAge: durationFromMs(sslAge) } : {}),
+    // canary-checker binds a zero sslAge when the answer did not come over TLS.
+    sslAge: durationFromMs(sslAge ?? 0),
     content: res.body,
     json,
     ...(redirects.length ? { redirects } : {}),
@@ -176,7 +197,7 @@ async function run(spec: HttpSpec, ctx: CheckContext): Promise<CheckResult> {
   if (!codeOk) {
     const hint =
       REDIRECT_CODES.has(res.status) && !follow
-        ? ` (redirect to ${res.headers.location ?? 'nowhere'}; followRedirects is off)`
+        ? ` (redirect to ${res.headers.location ?? 'nowhere'}; ${spec.maxRedirects === 0 ? 'maxRedirects is 0' : 'followRedirects is off'})`
         : '';
     return result(`expected ${expectedCodes(codes)}, got ${res.status}${hint}`);
   }

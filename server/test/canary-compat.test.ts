@@ -1,0 +1,298 @@
+// canary-checker compatibility: each case is a Canary in canary-checker's own YAML form, applied through
+// the API and run once against loopback servers (HTTP with redirects and digest auth), the machine's
+// databases and files made here, with the pass/fail canary-checker gives it. Add a case by adding a row
+// to `cases`; the suite ends by printing `canary compatibility: N/M as expected`.
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOpsdeck, type Opsdeck } from '../src/app.js';
+import { createTestUser, type TestUser } from './helpers/auth.js';
+import { openTestDatabase, type TestDatabase } from './helpers/databases.js';
+import { DIGEST_PASSWORD, DIGEST_USER, startCompatServer, type CompatServer } from './helpers/compat-server.js';
+
+/** What a case's YAML may refer to: the loopback server, a folder of files made by the test, databases. */
+interface Env {
+  url: string;
+  dir: string;
+  mysql: { host: string; port: string; user: string; password: string; db: string };
+  postgres: { host: string; port: string; user: string; password: string; db: string };
+}
+
+interface Case {
+  name: string;
+  /** The check types under `spec:` (indented two spaces), as canary-checker users write them. */
+  yaml: (env: Env) => string;
+  expected: 'pass' | 'fail';
+  /** Skipped (and not counted) when the service it needs is not configured. */
+  needs?: 'mysql' | 'postgres';
+}
+
+const exec = (script: string, test?: string, extra = ''): string =>
+  `  exec:\n    - name: c\n      script: ${JSON.stringify(script)}\n${test ? `      test:\n        expr: ${JSON.stringify(test)}\n` : ''}${extra}`;
+
+const test = (expr: string): string => `      test:\n        expr: ${JSON.stringify(expr)}\n`;
+
+const httpCheck = (url: string, fields: string): string => `  http:\n    - name: c\n      url: ${url}\n${fields}`;
+
+const digest = (user: string, password: string, on: boolean, rest = ''): string =>
+  `      digest: ${on}\n      username:\n        value: ${JSON.stringify(user)}\n      password:\n        value: ${JSON.stringify(password)}\n${rest}`;
+
+const cases: Case[] = [
+  // exec: results = {stdout, stderr, exitCode}, stdout without its trailing newline.
+  { name: 'exec echo passes', yaml: () => exec('echo hello'), expected: 'pass' },
+  { name: 'exec exit 1 fails', yaml: () => exec('exit 1'), expected: 'fail' },
+  { name: 'exec results.stdout', yaml: () => exec('echo hello', 'results.stdout == "hello"'), expected: 'pass' },
+  { name: 'exec results.stdout mismatch', yaml: () => exec('echo hello', 'results.stdout == "bye"'), expected: 'fail' },
+  { name: 'exec results.exitCode', yaml: () => exec('echo hi', 'results.exitCode == 0'), expected: 'pass' },
+  { name: 'exec results.stderr', yaml: () => exec('echo oops >&2', 'results.stderr == "oops"'), expected: 'pass' },
+  {
+    name: 'exec multi-line stdout',
+    yaml: () => exec('printf "a\\nb\\n"', 'results.stdout == "a\\nb"'),
+    expected: 'pass',
+  },
+  {
+    name: 'exec display template from results',
+    yaml: () =>
+      exec('echo 42', 'int(results.stdout) > 40', '      display:\n        template: "{{.results.stdout}}"\n'),
+    expected: 'pass',
+  },
+  {
+    name: 'exec json in stdout',
+    yaml: () => exec(`echo '{"a": 3}'`, 'results.stdout.contains("a")'),
+    expected: 'pass',
+  },
+  {
+    name: 'exec env value',
+    yaml: () =>
+      exec('echo $GREETING', 'results.stdout == "hi"', '      env:\n        - name: GREETING\n          value: hi\n'),
+    expected: 'pass',
+  },
+  // http: headers by canonical and lower-case name, redirects, json whatever the charset, variables bound.
+  { name: 'http 200 passes', yaml: (e) => httpCheck(`${e.url}/json`, ''), expected: 'pass' },
+  { name: 'http 500 fails', yaml: (e) => httpCheck(`${e.url}/status?code=500`, ''), expected: 'fail' },
+  {
+    name: 'http responseCodes [404]',
+    yaml: (e) => httpCheck(`${e.url}/status?code=404`, '      responseCodes: [404]\n'),
+    expected: 'pass',
+  },
+  {
+    name: 'http json with charset suffix',
+    yaml: (e) => httpCheck(`${e.url}/json`, test("json.status == 'ok' && size(json.items) == 3")),
+    expected: 'pass',
+  },
+  {
+    name: 'http json with upper-case charset',
+    yaml: (e) => httpCheck(`${e.url}/json-upper`, test("json.status == 'ok'")),
+    expected: 'pass',
+  },
+  {
+    name: 'http problem+json parsed',
+    yaml: (e) => httpCheck(`${e.url}/problem`, test("json.status == 'ok'")),
+    expected: 'pass',
+  },
+  {
+    name: 'http nested json',
+    yaml: (e) => httpCheck(`${e.url}/json`, test("json.nested.name == 'opsdeck'")),
+    expected: 'pass',
+  },
+  {
+    name: 'http json test mismatch',
+    yaml: (e) => httpCheck(`${e.url}/json`, test("json.status == 'down'")),
+    expected: 'fail',
+  },
+  {
+    name: "http headers['Content-Type']",
+    yaml: (e) => httpCheck(`${e.url}/json`, test("headers['Content-Type'].startsWith('application/json')")),
+    expected: 'pass',
+  },
+  {
+    name: "http headers['content-type']",
+    yaml: (e) => httpCheck(`${e.url}/json`, test("headers['content-type'].startsWith('application/json')")),
+    expected: 'pass',
+  },
+  {
+    name: "http headers['X-Custom-Header']",
+    yaml: (e) => httpCheck(`${e.url}/text`, test("headers['X-Custom-Header'] == 'hello'")),
+    expected: 'pass',
+  },
+  {
+    name: 'http maxRedirects 0 returns the 302',
+    yaml: (e) =>
+      httpCheck(
+        `${e.url}/redirect`,
+        `      maxRedirects: 0\n      responseCodes: [302]\n${test("code == 302 && headers['Location'] == '/json'")}`,
+      ),
+    expected: 'pass',
+  },
+  {
+    name: 'http maxRedirects 0 without responseCodes fails',
+    yaml: (e) => httpCheck(`${e.url}/redirect`, '      maxRedirects: 0\n'),
+    expected: 'fail',
+  },
+  {
+    name: 'http redirect followed by default',
+    yaml: (e) => httpCheck(`${e.url}/redirect`, test("code == 200 && json.status == 'ok'")),
+    expected: 'pass',
+  },
+  {
+    name: 'http maxRedirects 1 exceeded',
+    yaml: (e) => httpCheck(`${e.url}/redirect-twice`, '      maxRedirects: 1\n'),
+    expected: 'fail',
+  },
+  {
+    name: 'http maxRedirects 2 enough',
+    yaml: (e) => httpCheck(`${e.url}/redirect-twice`, '      maxRedirects: 2\n'),
+    expected: 'pass',
+  },
+  {
+    name: 'http content bound',
+    yaml: (e) => httpCheck(`${e.url}/text`, test("content == 'plain text body'")),
+    expected: 'pass',
+  },
+  {
+    name: 'http code bound',
+    yaml: (e) => httpCheck(`${e.url}/text`, test('code == 200')),
+    expected: 'pass',
+  },
+  {
+    name: 'http elapsed bound',
+    yaml: (e) => httpCheck(`${e.url}/text`, test("elapsed < Duration('10s')")),
+    expected: 'pass',
+  },
+  {
+    name: 'http sslAge bound without TLS',
+    yaml: (e) => httpCheck(`${e.url}/text`, test("sslAge == Duration('0s')")),
+    expected: 'pass',
+  },
+  {
+    name: 'http responseContent',
+    yaml: (e) => httpCheck(`${e.url}/text`, '      responseContent: plain text\n'),
+    expected: 'pass',
+  },
+  {
+    name: 'http responseContent missing',
+    yaml: (e) => httpCheck(`${e.url}/text`, '      responseContent: nowhere\n'),
+    expected: 'fail',
+  },
+  {
+    name: 'http display template',
+    yaml: (e) => httpCheck(`${e.url}/json`, '      display:\n        template: "{{.code}} {{.json.status}}"\n'),
+    expected: 'pass',
+  },
+  // http digest authentication (RFC 7616 / 2617, MD5, qop=auth) against a server that checks the answer.
+  {
+    name: 'http digest auth',
+    yaml: (e) => httpCheck(`${e.url}/digest`, digest(DIGEST_USER, DIGEST_PASSWORD, true, test('json.authenticated'))),
+    expected: 'pass',
+  },
+  {
+    name: 'http digest auth wrong password',
+    yaml: (e) => httpCheck(`${e.url}/digest`, digest(DIGEST_USER, 'wrong', true)),
+    expected: 'fail',
+  },
+  {
+    name: 'http digest server without digest: true',
+    yaml: (e) => httpCheck(`${e.url}/digest`, digest(DIGEST_USER, DIGEST_PASSWORD, false)),
+    expected: 'fail',
+  },
+  {
+    name: 'http digest 401 testable',
+    yaml: (e) =>
+      httpCheck(
+        `${e.url}/digest`,
+        `      responseCodes: [401]\n${test("headers['Www-Authenticate'].startsWith('Digest')")}`,
+      ),
+    expected: 'pass',
+  },
+];
+
+describe('canary-checker compatibility', () => {
+  let test: TestDatabase;
+  let app: Opsdeck;
+  let admin: TestUser;
+  let server: CompatServer;
+  let env: Env;
+  let asExpected = 0;
+  let counted = 0;
+
+  beforeAll(async () => {
+    server = await startCompatServer();
+    test = await openTestDatabase('pglite');
+    app = await startOpsdeck({ database: test.db, port: 0, host: '127.0.0.1', engines: false });
+    admin = await createTestUser(test.db, 'admin');
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'canary-compat-'));
+    await makeFiles(dir);
+    env = {
+      url: server.url,
+      dir,
+      mysql: dbParts(process.env.TEST_MYSQL_URL),
+      postgres: dbParts(process.env.TEST_DATABASE_URL),
+    };
+  });
+
+  afterAll(async () => {
+    console.log(`canary compatibility: ${asExpected}/${counted} as expected`);
+    await app?.close();
+    await test?.close();
+    await server?.close();
+    if (env?.dir) await rm(env.dir, { recursive: true, force: true });
+  });
+
+  const api = (p: string, init: RequestInit = {}) =>
+    fetch(`${app.url}${p}`, { ...init, headers: { ...admin.headers, ...(init.headers as Record<string, string>) } });
+
+  it.each(cases.map((c, i) => [c.name, c, i] as const))('%s', async (_name, c, i) => {
+    if (c.needs === 'mysql' && !process.env.TEST_MYSQL_URL) return;
+    if (c.needs === 'postgres' && !process.env.TEST_DATABASE_URL) return;
+    const yaml = `apiVersion: canaries.flanksource.com/v1\nkind: Canary\nmetadata:\n  name: compat-${i}\nspec:\n  schedule: "@every 1h"\n${c.yaml(env)}`;
+    const applied = await api('/api/canary', {
+      method: 'POST',
+      body: yaml,
+      headers: { 'content-type': 'application/yaml' },
+    });
+    counted++;
+    expect(applied.status, `${await applied.clone().text()}\n${yaml}`).toBe(201);
+    const { rows } = await test.db.query<{ id: string }>(
+      `SELECT c.id FROM checks c JOIN canaries k ON k.id = c.canary_id WHERE k.name = $1 AND c.deleted_at IS NULL`,
+      [`compat-${i}`],
+    );
+    expect(rows).toHaveLength(1);
+    const run = await api(`/api/canary/run/check/${rows[0]!.id}`, { method: 'POST' });
+    expect(run.status).toBe(200);
+    const result = (await run.json()) as { pass: boolean; error?: string | null; message?: string | null };
+    const got = result.pass ? 'pass' : 'fail';
+    expect(got, `${c.name}: ${result.error ?? result.message ?? ''}\n${yaml}`).toBe(c.expected);
+    asExpected++;
+  });
+});
+
+/** host/port/user/password/db of a test database URL (empty when not configured). */
+function dbParts(raw: string | undefined): Env['mysql'] {
+  if (!raw) return { host: '', port: '', user: '', password: '', db: '' };
+  const u = new URL(raw);
+  return {
+    host: u.hostname,
+    port: u.port,
+    user: decodeURIComponent(u.username),
+    password: decodeURIComponent(u.password),
+    db: u.pathname.replace(/^\//, ''),
+  };
+}
+
+/** Files for the folder cases: dir/logs/{a,b,c}.log (old, recent), dir/logs/deep/x/y.log, dir/empty/. */
+async function makeFiles(dir: string): Promise<void> {
+  await mkdir(path.join(dir, 'logs', 'deep', 'x'), { recursive: true });
+  await mkdir(path.join(dir, 'empty'), { recursive: true });
+  const old = new Date(Date.now() - 3 * 86_400_000);
+  for (const [name, size, mtime] of [
+    ['a.log', 10, old],
+    ['b.log', 2000, new Date()],
+    ['c.txt', 100, new Date()],
+  ] as const) {
+    const f = path.join(dir, 'logs', name);
+    await writeFile(f, 'x'.repeat(size));
+    await utimes(f, mtime, mtime);
+  }
+  await writeFile(path.join(dir, 'logs', 'deep', 'x', 'y.log'), 'y'.repeat(50));
+}
