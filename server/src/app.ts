@@ -28,7 +28,7 @@ import { NotificationDelivery } from './notifications/delivery.js';
 import { serverChannels } from './notifications/deliveryTargets.js';
 import { SecretBox } from './secrets.js';
 import { VERSION } from './version.js';
-import { setLogLevel } from './log.js';
+import { logger, setLogLevel } from './log.js';
 import { Metrics } from './metrics/registry.js';
 import type { Lifecycle } from './metrics/routes.js';
 import { releaseLeases, within } from './shutdown.js';
@@ -170,7 +170,7 @@ async function startEngines(ctx: AppContext): Promise<(deadline?: number) => Pro
   delivery.start();
   const rollups = setInterval(() => {
     rollupCheckStatuses(ctx.db, undefined, ctx.config.checkRetentionDays).catch((e) =>
-      console.error('check status roll-up:', (e as Error).message),
+      logger('health').error(`check status roll-up: ${(e as Error).message}`),
     );
   }, ROLLUP_EVERY_MS);
   rollups.unref();

@@ -62,8 +62,9 @@ export function createLogger(level: LogLevel, destination: DestinationStream): L
   );
 }
 
-// Written as they come: the last lines before process.exit (a shutdown, a failed start) are not lost.
-export const log: Logger = createLogger(initialLevel(), pino.destination({ dest: 1, sync: true }));
+// process.stdout: written as they come on Linux (files and pipes are synchronous there), so the last
+// lines before process.exit are not lost, and what tests capture of stdout includes the log.
+export const log: Logger = createLogger(initialLevel(), process.stdout);
 
 /** A logger whose lines name the part of the server that wrote them (`"component":"health"`). */
 export const logger = (component: string): Logger => log.child({ component });

@@ -6,6 +6,9 @@
 import os from 'node:os';
 import type { HealthEngine } from '../health/engine.js';
 import type { CheckRunReport, ClaimedCheckRun } from './checkRunRelay.js';
+import { logger } from '../log.js';
+
+const log = logger('agent');
 
 export interface CheckRunPollerOptions {
   upstream: string;
@@ -33,7 +36,7 @@ export class CheckRunPoller {
     this.opts = {
       intervalMs: 1_000,
       busyRetries: 20,
-      log: (line) => console.log(line),
+      log: (line) => log.info(line),
       ...options,
       upstream: options.upstream.replace(/\/+$/, ''),
     };

@@ -10,6 +10,9 @@ import os from 'node:os';
 import type { Database } from '../db/database.js';
 import type { SecretBox } from '../secrets.js';
 import type { ClaimedRun, RunReport } from './playbookRelay.js';
+import { logger } from '../log.js';
+
+const log = logger('agent');
 
 export interface PlaybookPollerOptions {
   upstream: string;
@@ -40,7 +43,7 @@ export class PlaybookPoller {
     this.opts = {
       intervalMs: 1_000,
       maxConcurrent: 4,
-      log: (line) => console.log(line),
+      log: (line) => log.info(line),
       ...options,
       upstream: options.upstream.replace(/\/+$/, ''),
     };

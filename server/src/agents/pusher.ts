@@ -5,6 +5,9 @@ import os from 'node:os';
 import { gzipSync } from 'node:zlib';
 import type { Database } from '../db/database.js';
 import { PUSH_TABLES, type PushTable } from './push.js';
+import { logger } from '../log.js';
+
+const log = logger('agent');
 
 export interface PusherOptions {
   upstream: string;
@@ -51,7 +54,7 @@ export class AgentPusher {
       batchRows: 1_000,
       batchBytes: 4 * 1024 * 1024,
       maxBackoffMs: 30_000,
-      log: (line) => console.log(line),
+      log: (line) => log.info(line),
       ...options,
       upstream: options.upstream.replace(/\/+$/, ''),
     };

@@ -11,6 +11,9 @@ import path from 'node:path';
 import { createToken } from '../auth/tokens.js';
 import { applyText, type AppliedEntry, type ApplyLog } from '../cliApply.js';
 import type { Database } from '../db/database.js';
+import { logger } from '../log.js';
+
+const log = logger('agent');
 
 export interface ConfigDirOptions {
   /** The directory watched. */
@@ -64,7 +67,7 @@ export class ConfigDirWatcher {
   private readonly log: ApplyLog;
 
   constructor(private readonly options: ConfigDirOptions) {
-    this.log = options.log ?? { info: (l) => console.log(l), error: (l) => console.error(l) };
+    this.log = options.log ?? { info: (l) => log.info(l), error: (l) => log.error(l) };
   }
 
   /** Applies the directory once (resolves when done), then watches it. */

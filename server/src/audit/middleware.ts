@@ -10,6 +10,9 @@ import type { SchemaCache } from '../db/introspect.js';
 import type { ExposureRegistry } from '../rest/registry.js';
 import { auditRuleFor, idsOfQuery } from './classify.js';
 import { AUDIT_INSERT, recordAudit, type ActorKind, type AuditActor } from './record.js';
+import { logger } from '../log.js';
+
+const log = logger('audit');
 
 export interface AuditDeps {
   db: Database;
@@ -80,7 +83,7 @@ export function auditTrail(deps: AuditDeps): MiddlewareHandler<AuthEnv> {
         ],
       );
     } catch (e) {
-      console.error('audit: sign-in:', (e as Error).message);
+      log.error(`audit: sign-in: ${(e as Error).message}`);
     }
   };
 
@@ -165,7 +168,7 @@ export function auditTrail(deps: AuditDeps): MiddlewareHandler<AuthEnv> {
       };
       await recordAudit(deps.db, actor, source, entries);
     } catch (e) {
-      console.error(`audit: ${method} ${path}:`, (e as Error).message);
+      log.error(`audit: ${method} ${path}: ${(e as Error).message}`);
     }
   };
 }

@@ -1,5 +1,8 @@
 // Outgoing mail over SMTP (SMTP_URL). Without SMTP, nothing is sent and callers show links instead.
 import nodemailer, { type Transporter } from 'nodemailer';
+import { logger } from '../log.js';
+
+const log = logger('mail');
 
 export interface Mail {
   to: string;
@@ -18,7 +21,7 @@ export function createMailer(smtpUrl: string | undefined, from: string): Mailer 
     return {
       enabled: false,
       async send(mail) {
-        console.warn(`mail to ${mail.to} not sent ("${mail.subject}"): SMTP_URL is not configured`);
+        log.warn(`mail to ${mail.to} not sent ("${mail.subject}"): SMTP_URL is not configured`);
         return false;
       },
     };

@@ -8,6 +8,9 @@ import type { Database, Queryable } from '../db/database.js';
 import type { Identity } from './identity.js';
 import { errorBody, HttpError, requirePermission, type AuthEnv } from './middleware.js';
 import { createToken } from './tokens.js';
+import { logger } from '../log.js';
+
+const log = logger('auth');
 
 const INVITE_DAYS = 7;
 const inviteIdentifier = (token: string) => `invite:${crypto.createHash('sha256').update(token).digest('hex')}`;
@@ -191,7 +194,7 @@ export function identityRoutes({ config, db, identity }: Deps): Hono<AuthEnv> {
           text: `${principal.name} invited you to Opsdeck.\n\nChoose your password within ${INVITE_DAYS} days:\n\n${link}`,
         })
         .catch((e) => {
-          console.error(`invite email to ${input.email} failed:`, (e as Error).message);
+          log.error(`invite email to ${input.email} failed: ${(e as Error).message}`);
           return false;
         });
     }

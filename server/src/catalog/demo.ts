@@ -11,6 +11,9 @@ import { parseDocuments } from '../resources/yaml.js';
 import { parseScrapeConfig } from './scrapeConfig.js';
 import type { Scraper } from './scraper.js';
 import { applyScrapeConfig } from './store.js';
+import { logger } from '../log.js';
+
+const log = logger('catalog');
 
 export const DEMO_SCRAPER_NAME = 'opsdeck-demo-catalog';
 export const DEMO_FOLDER = 'demo-catalog';
@@ -112,7 +115,7 @@ export function startDemoRotator(dataDir: string, everyMs = ROTATE_EVERY_MS): ()
     try {
       rotateDemoFile(folder);
     } catch (e) {
-      console.error('demo catalog rotator:', (e as Error).message);
+      log.error(`demo catalog rotator: ${(e as Error).message}`);
     }
   }, everyMs);
   timer.unref();

@@ -1,6 +1,9 @@
 // One database interface over the embedded PGlite and a real PostgreSQL server (pg Pool).
 import type { PGlite } from '@electric-sql/pglite';
 import type { Pool, PoolClient } from 'pg';
+import { logger } from '../log.js';
+
+const log = logger('db');
 
 export interface QueryResult<T = Record<string, unknown>> {
   rows: T[];
@@ -176,7 +179,7 @@ export async function openPostgres(url: string, poolSize = 10, statementTimeoutM
     statement_timeout: statementTimeoutMs || undefined,
     options: '-c jit=off',
   });
-  pool.on('error', (err) => console.error('postgres pool error:', err.message));
+  pool.on('error', (err) => log.error(`postgres pool error: ${err.message}`));
   // Fail fast with a clear message when the server is unreachable.
   try {
     const probe = await pool.connect();

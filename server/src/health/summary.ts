@@ -9,6 +9,9 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Database, Queryable } from '../db/database.js';
 import { buildDirty, HOUR_MS, hourOf, rangeFigures, type Boundary } from './sketches.js';
+import { logger } from '../log.js';
+
+const log = logger('health');
 
 /** The quantiles the summary reports. */
 const QUANTILES = [0.95, 0.97, 0.99] as const;
@@ -393,7 +396,7 @@ export class SummaryRefresher {
       if (this.stopped) return;
       this.running = buildDirty(this.db, this.everyMs)
         .then((r) => r.built > 0 && this.onBuilt())
-        .catch((e: unknown) => console.error('health sketches:', (e as Error).message))
+        .catch((e: unknown) => log.error(`health sketches: ${(e as Error).message}`))
         .finally(() => {
           this.running = undefined;
           if (!this.stopped) this.timer = setTimeout(tick, this.everyMs).unref();

@@ -6,6 +6,9 @@ import os from 'node:os';
 import type { Database } from '../db/database.js';
 import { evaluateDefinitionsOfDone, type DodPassResult } from './dod.js';
 import { evaluateIncidentRules, type RulePassResult } from './rules.js';
+import { logger } from '../log.js';
+
+const log = logger('incidents');
 
 export interface IncidentEngineOptions {
   /** How often a pass runs. */
@@ -42,7 +45,7 @@ export class IncidentEngine {
     this.stopping = false;
     const loop = async () => {
       if (this.stopping) return;
-      const pass = this.tick().catch((e: unknown) => console.error('incidents engine:', (e as Error).message));
+      const pass = this.tick().catch((e: unknown) => log.error(`incidents engine: ${(e as Error).message}`));
       this.running = pass;
       await pass;
       this.running = undefined;
@@ -70,7 +73,7 @@ export class IncidentEngine {
     if (!rows[0]) return { leased: false };
     try {
       const rules = await evaluateIncidentRules(this.db);
-      for (const e of rules.errors) console.error(e);
+      for (const e of rules.errors) log.error(e);
       const dod = await evaluateDefinitionsOfDone(this.db);
       return { leased: true, rules, dod };
     } finally {

@@ -10,6 +10,9 @@
 // failed = last attempt failed), where an admin retries (back to pending) or discards it. Consumers only write rows here: network I/O (sending a
 // message, running an action) happens later, from the rows they wrote, under leases of their own.
 import type { Database, Queryable } from '../db/database.js';
+import { logger } from '../log.js';
+
+const log = logger('event-queue');
 
 export interface QueuedEvent {
   id: string;
@@ -99,7 +102,7 @@ export class EventRouter {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.running = this.drain()
-        .catch((e) => console.error('event queue:', (e as Error).message))
+        .catch((e) => log.error(`event queue: ${(e as Error).message}`))
         .then((handled) => this.schedule(typeof handled === 'number' && handled > 0 ? 0 : this.pollMs));
     }, ms);
     this.timer.unref();
@@ -201,7 +204,7 @@ export class EventRouter {
       await recordFailure(this.db, failure);
       return 1;
     } finally {
-      for (const f of failures) console.error(`event queue: event ${f.id} failed: ${f.error}`);
+      for (const f of failures) log.error(`event queue: event ${f.id} failed: ${f.error}`);
     }
   }
 

@@ -5,6 +5,9 @@
 import os from 'node:os';
 import type { Database } from '../db/database.js';
 import { claimDue, finishRun, releaseAllLeases, tryLease, type LeasedRow, type LeasedTable } from './leases.js';
+import { logger } from '../log.js';
+
+const log = logger('scheduler');
 
 /** What callers may set; each engine has its own defaults. */
 export interface SchedulingOptions {
@@ -59,7 +62,7 @@ export abstract class LeasedScheduler<Row extends LeasedRow, Result> {
 
   start(): void {
     this.stopping = false;
-    const fail = (e: unknown) => console.error(`${this.o.name} scheduler:`, (e as Error).message);
+    const fail = (e: unknown) => log.error(`${this.o.name} scheduler: ${(e as Error).message}`);
     const loop = async () => {
       if (this.stopping) return;
       try {
@@ -81,7 +84,7 @@ export abstract class LeasedScheduler<Row extends LeasedRow, Result> {
         if (this.stopping) return;
         const pass = periodic
           .pass()
-          .catch((e: unknown) => console.error(`${periodic.label}:`, (e as Error).message))
+          .catch((e: unknown) => log.error(`${periodic.label}: ${(e as Error).message}`))
           .finally(() => {
             this.inFlight.delete(pass);
             if (!this.stopping) this.periodicTimer = setTimeout(repeat, periodic.everyMs);
@@ -107,7 +110,7 @@ export abstract class LeasedScheduler<Row extends LeasedRow, Result> {
     const due = await claimDue<Row>(this.db, this.o.table, this.owner, free, this.o.leaseMs);
     for (const row of due) {
       const run = this.run(row, true)
-        .catch((e: unknown) => console.error(`${this.o.rowLabel} ${row.namespace}/${row.name}:`, (e as Error).message))
+        .catch((e: unknown) => log.error(`${this.o.rowLabel} ${row.namespace}/${row.name}: ${(e as Error).message}`))
         .finally(() => this.inFlight.delete(run));
       this.inFlight.add(run);
     }

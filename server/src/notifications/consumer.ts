@@ -59,6 +59,9 @@ import {
   type ActiveSilence,
   type Silence,
 } from './silences.js';
+import { logger } from '../log.js';
+
+const log = logger('notifications');
 
 export interface NotificationConsumerOptions {
   /** PUBLIC_URL: permalinks point into the console. */
@@ -140,7 +143,7 @@ export class NotificationConsumer implements EventConsumer {
         await tx.query('RELEASE SAVEPOINT notification_settle');
       } catch (e) {
         await tx.query('ROLLBACK TO SAVEPOINT notification_settle');
-        console.error('notifications: settling flapping resources:', (e as Error).message);
+        log.error(`notifications: settling flapping resources: ${(e as Error).message}`);
       }
     }
     const all = await this.rules.forEvent(tx, event.name);

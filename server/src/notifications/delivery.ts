@@ -33,6 +33,9 @@ import {
 } from './deliveryTargets.js';
 import { renderMessage, resourceName } from './render.js';
 import { SenderError, type NotificationMessage, type SendContext } from './senders/sender.js';
+import { logger } from '../log.js';
+
+const log = logger('notifications');
 
 export interface DeliveryOptions {
   channels: Channels;
@@ -127,7 +130,7 @@ export class NotificationDelivery {
           claimed = rows.length;
           for (const row of rows) this.track(this.deliverLogged(row));
         } catch (e) {
-          console.error('notification delivery:', errorText(e));
+          log.error(`notification delivery: ${errorText(e)}`);
         }
       }
       if (this.stopping) break;
@@ -155,9 +158,7 @@ export class NotificationDelivery {
 
   /** deliver() whose unexpected failure (the database went away) is logged; the lease expires. */
   private deliverLogged(row: Claimed): Promise<unknown> {
-    return this.deliver(row, row.rule).catch((e) =>
-      console.error(`notification delivery: row ${row.id}:`, errorText(e)),
-    );
+    return this.deliver(row, row.rule).catch((e) => log.error(`notification delivery: row ${row.id}: ${errorText(e)}`));
   }
 
   /** One claimed row, start to finish. */
@@ -213,7 +214,7 @@ export class NotificationDelivery {
       durationMs: Date.now() - started,
       memberIds: members.map((m) => m.id),
     });
-    if (!recorded) console.warn(`notification delivery: row ${row.id} was sent after its lease had expired`);
+    if (!recorded) log.warn(`notification delivery: row ${row.id} was sent after its lease had expired`);
     return recorded ? 'sent' : 'lost';
   }
 

@@ -22,6 +22,9 @@ import { CANCELLED_ERROR, runAction, type ActionContext } from './runAction.js';
 import { openSecretParams, redactSecrets, secretValues } from './secretParams.js';
 import { runSubjects } from './store.js';
 import { actionRows, ENDED, RELEASED_NOTE, releaseRuns } from './handBack.js';
+import { logger } from '../log.js';
+
+const log = logger('playbooks');
 
 export const INTERRUPTED_ERROR = 'the server stopped while this run was under way';
 export { RELEASED_NOTE };
@@ -153,7 +156,7 @@ export class PlaybookRunner {
     try {
       do {
         this.again = false;
-        await this.tick().catch((e: unknown) => console.error('playbook runner:', (e as Error).message));
+        await this.tick().catch((e: unknown) => log.error(`playbook runner: ${(e as Error).message}`));
       } while (this.again && !this.stopping);
     } finally {
       this.ticking = false;
@@ -178,7 +181,7 @@ export class PlaybookRunner {
     );
     for (const claimed of rows) {
       const work = (claimed.was === 'running' ? this.interrupted(claimed.id) : this.execute(claimed.id)).catch(
-        (e: unknown) => console.error(`playbook run ${claimed.id}:`, (e as Error).message),
+        (e: unknown) => log.error(`playbook run ${claimed.id}: ${(e as Error).message}`),
       );
       const tracked = work.finally(() => {
         this.inFlight.delete(tracked);
@@ -252,7 +255,7 @@ export class PlaybookRunner {
           if (!rows[0]) controller.abort(new RunReleased('this server lost the lease on the run'));
           else if (rows[0].status !== 'running') controller.abort(new RunStopped(CANCELLED_ERROR));
         })
-        .catch((e: unknown) => console.error(`playbook run ${runId}: lease renewal:`, (e as Error).message));
+        .catch((e: unknown) => log.error(`playbook run ${runId}: lease renewal: ${(e as Error).message}`));
     }, this.heartbeatMs);
     heartbeat.unref();
     try {

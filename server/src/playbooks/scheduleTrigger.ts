@@ -9,6 +9,9 @@ import type { Database } from '../db/database.js';
 import { parseSchedule } from '../jobs/schedule.js';
 import { parseStoredPlaybook } from './playbook.js';
 import { queueTriggeredRun, triggeredFilters, triggeredParams } from './triggeredRun.js';
+import { logger } from '../log.js';
+
+const log = logger('playbooks');
 
 export interface ScheduleTriggerOptions {
   /** How often due schedules are looked for (default 1 s). */
@@ -49,7 +52,7 @@ export class PlaybookScheduleTrigger {
     const loop = () => {
       if (this.stopped) return;
       this.running = this.tick()
-        .catch((e: unknown) => console.error('playbook schedules:', (e as Error).message))
+        .catch((e: unknown) => log.error(`playbook schedules: ${(e as Error).message}`))
         .finally(() => {
           if (!this.stopped) this.timer = setTimeout(loop, this.pollMs);
         });
@@ -98,7 +101,7 @@ export class PlaybookScheduleTrigger {
           const verdict = triggeredFilters(playbook, null);
           if (!verdict.ok) {
             this.stats.filteredOut++;
-            if (verdict.failed) console.error(`playbook ${row.name}: no scheduled run: ${verdict.reason}`);
+            if (verdict.failed) log.error(`playbook ${row.name}: no scheduled run: ${verdict.reason}`);
             continue;
           }
           const params = triggeredParams(playbook, null);
@@ -106,7 +109,7 @@ export class PlaybookScheduleTrigger {
           started++;
           this.stats.started++;
         } catch (e) {
-          console.error(`playbook ${row.name}: the scheduled run could not start: ${(e as Error).message}`);
+          log.error(`playbook ${row.name}: the scheduled run could not start: ${(e as Error).message}`);
         }
       }
       return started;

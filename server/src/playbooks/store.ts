@@ -13,6 +13,9 @@ import { parseStoredPlaybook, type PlaybookDefinition } from './playbook.js';
 import { runAgent } from './runsOn.js';
 import { emitSpecApprovalUpdated } from './specApproval.js';
 import type { PlaybookApproval } from './triggerSpec.js';
+import { logger } from '../log.js';
+
+const log = logger('playbooks');
 
 export interface PlaybookRow {
   id: string;
@@ -120,7 +123,7 @@ export async function livePlaybooks(
     try {
       out.push({ ...row, def: parseStoredPlaybook(row.spec) });
     } catch (e) {
-      console.error(`playbook ${row.namespace}/${row.name}: the stored spec no longer parses: ${(e as Error).message}`);
+      log.error(`playbook ${row.namespace}/${row.name}: the stored spec no longer parses: ${(e as Error).message}`);
     }
   }
   return out;

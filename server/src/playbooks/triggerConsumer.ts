@@ -20,11 +20,14 @@ import {
 } from './triggeredRun.js';
 import { eventTriggerKey, listeningTriggers, triggerMatches } from './triggers.js';
 import { hasEventTriggers } from './triggerSpec.js';
+import { logger } from '../log.js';
+
+const log = logger('playbooks');
 
 export interface TriggerConsumerOptions {
   /** Events of one (playbook, resource) inside this window start one run (default 1 minute). */
   debounceMs?: number;
-  /** Logs what was skipped and why (default console.warn for errors only). */
+  /** Logs what was skipped and why (default: the server log, warn, for errors only). */
   log?: (message: string) => void;
 }
 
@@ -45,7 +48,7 @@ export class PlaybookTriggerConsumer implements EventConsumer {
 
   constructor(options: TriggerConsumerOptions = {}) {
     this.debounceMs = options.debounceMs ?? 60_000;
-    this.log = options.log ?? ((m) => console.warn(`playbook triggers: ${m}`));
+    this.log = options.log ?? ((m) => log.warn(`playbook triggers: ${m}`));
   }
 
   accepts(eventName: string): boolean {

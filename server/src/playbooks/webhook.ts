@@ -9,6 +9,9 @@ import { ParameterError } from './parameters.js';
 import { parseStoredPlaybook } from './playbook.js';
 import { queueTriggeredRun, triggeredParams } from './triggeredRun.js';
 import { verifyWebhook } from './webhookAuth.js';
+import { logger } from '../log.js';
+
+const log = logger('playbooks');
 
 /** Never stored with the run: they are the caller's credentials. */
 const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
@@ -50,7 +53,7 @@ export function addWebhookRoute(app: Hono<AuthEnv>, db: Database): void {
     try {
       refused = await verifyWebhook(def.spec.on?.webhook?.authentication, { headers: c.req.raw.headers, body });
     } catch (e) {
-      console.error(`playbook ${row.name}: webhook authentication could not be checked: ${(e as Error).message}`);
+      log.error(`playbook ${row.name}: webhook authentication could not be checked: ${(e as Error).message}`);
       refused = 'authentication could not be checked';
     }
     if (refused) throw new HttpError(401, 'UNAUTHENTICATED', 'The webhook request is not authenticated.');

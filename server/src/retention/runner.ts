@@ -5,6 +5,9 @@ import os from 'node:os';
 import type { Database } from '../db/database.js';
 import { runRetention, type RetentionRunResult } from './run.js';
 import { RETENTION_TABLES, type RetentionDays } from './tables.js';
+import { logger } from '../log.js';
+
+const log = logger('retention');
 
 export interface RetentionRunnerOptions {
   /** Days kept per table (config.retentionDays); a table missing or at 0 is kept forever. */
@@ -35,7 +38,7 @@ export class RetentionRunner {
     const loop = () => {
       if (this.stopping) return;
       this.running = this.pass()
-        .catch((e: unknown) => console.error('retention:', (e as Error).message))
+        .catch((e: unknown) => log.error(`retention: ${(e as Error).message}`))
         .finally(() => {
           if (!this.stopping) {
             this.timer = setTimeout(loop, this.options.pollMs ?? 5 * 60_000);
@@ -73,7 +76,7 @@ export class RetentionRunner {
         if (r.ran) results.push(r);
       } catch (e) {
         // Recorded in job history by runRetention; the other tables still run.
-        console.error('retention:', (e as Error).message);
+        log.error(`retention: ${(e as Error).message}`);
       }
     }
     return results;
