@@ -8,7 +8,7 @@ import { plan as makePlan, type Access, type Plan } from './plan.js';
 import { respond, type ApiResponse, type ResultRow } from './respond.js';
 import { buildSql } from './sql.js';
 import { sealBody } from '../secrets.js';
-import { bodyRows, type WriteGuards } from './writeGuards.js';
+import { bodyRows, type WriteGuardInput, type WriteGuards, type WriteSyncs } from './writeGuards.js';
 
 export interface RestHooks<E extends Env = Env> {
   /** Decides whether the caller may touch these resources; throws an ApiError when not. */
@@ -19,6 +19,8 @@ export interface RestHooks<E extends Env = Env> {
   beforeWrite?(tx: Queryable, c: Context<E>): Promise<void>;
   /** Validators of rows written to a relation (see writeGuards.ts), by relation name. */
   writeGuards?: WriteGuards;
+  /** What follows a guarded write once it committed (a resource's checks, components...), by relation name. */
+  writeSyncs?: WriteSyncs;
 }
 
 export function restRoutes<E extends Env = Env>(ctx: AppContext, hooks: RestHooks<E> = {}): Hono<E> {
@@ -38,19 +40,21 @@ export function restRoutes<E extends Env = Env>(ctx: AppContext, hooks: RestHook
       });
       // A guarded relation's rows are validated (after the caller may write at all) before anything else.
       const guard = hooks.writeGuards?.get(req.target.name);
+      let guarded: WriteGuardInput | undefined;
+      const relation = ctx.registry.relations.get(req.target.name);
       if (
         guard &&
+        relation &&
         req.body &&
         req.target.kind === 'relation' &&
         (method === 'POST' || method === 'PATCH' || method === 'PUT')
       ) {
-        const relation = ctx.registry.relations.get(req.target.name);
-        if (relation)
-          await hooks.authorize?.(c, [{ resource: relation.writeResource ?? relation.resource, action: 'write' }]);
+        await hooks.authorize?.(c, [{ resource: relation.writeResource ?? relation.resource, action: 'write' }]);
         const parsed = bodyRows(req.body);
         if (parsed) {
           const rows = await guard({ method, rows: parsed.rows, query: [...url.searchParams.entries()], db: ctx.db });
           req.body = JSON.stringify(parsed.array ? rows : rows[0]);
+          guarded = { method, rows, query: [...url.searchParams.entries()], db: ctx.db };
         }
       }
       // Secret columns are sealed before they reach the database (encryption at rest).
@@ -61,6 +65,8 @@ export function restRoutes<E extends Env = Env>(ctx: AppContext, hooks: RestHook
       await hooks.authorize?.(c, plan.access);
       const res = await execute(ctx, plan, method, req.prefer.tx === 'rollback', (tx) => hooks.beforeWrite?.(tx, c));
       if (plan.kind === 'insert' || plan.kind === 'update' || plan.kind === 'delete') hooks.afterWrite?.(plan.relation);
+      const sync = hooks.writeSyncs?.get(req.target.name);
+      if (sync && guarded && req.prefer.tx !== 'rollback') await sync(guarded);
       if (plan.kind === 'read' && ctx.registry.relations.get(req.target.name)?.noStore)
         res.headers['cache-control'] = 'no-store';
       return send(res);

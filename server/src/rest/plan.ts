@@ -166,7 +166,10 @@ class Planner {
     if (req.target.kind === 'rpc') return this.planRpc();
     const relation = this.relation(req.target.name);
     const write = req.method !== 'GET' && req.method !== 'HEAD';
-    if (write) checkWritable(relation, req, this.ctx.registry.relations.get(relation.name)?.readOnly ?? false);
+    if (write) {
+      const exposed = this.ctx.registry.relations.get(relation.name);
+      checkWritable(relation, req, exposed?.readOnly ?? false, exposed?.writeWith);
+    }
     this.grant(relation.name, write ? 'write' : 'read');
     const base = { access: this.access, singular: req.singular, count: !!req.prefer.count };
     const top = req.nodes.get('')!;
@@ -569,7 +572,7 @@ class Planner {
  * Refuses a write PostgreSQL would reject for the relation (a view that is not updatable), and any
  * write to a relation the registry marks read-only (rows only the server writes, like a changelog).
  */
-function checkWritable(relation: Relation, req: ApiRequest, readOnly: boolean) {
+function checkWritable(relation: Relation, req: ApiRequest, readOnly: boolean, writeWith?: string) {
   const needs: [keyof Relation['writable'], string][] =
     req.method === 'POST'
       ? [
@@ -584,7 +587,7 @@ function checkWritable(relation: Relation, req: ApiRequest, readOnly: boolean) {
       throw new ApiError(
         405,
         '55000',
-        `cannot ${verb} ${relation.kind} "${relation.name}"`,
+        `cannot ${verb} ${relation.kind} "${relation.name}"${writeWith ? `: use ${writeWith}` : ''}`,
         `'${relation.name}' is read-only: it can only be read (GET).`,
       );
     }

@@ -11,6 +11,8 @@ export interface ExposedRelation {
   secretColumns?: readonly string[];
   /** Only the server writes it (a changelog, rows an engine maintains): every write is refused with 405. */
   readOnly?: boolean;
+  /** Where its rows are written instead, named in the 405 a write here gets (a resource's apply endpoint). */
+  writeWith?: string;
   /** Reads answer with `Cache-Control: no-store`: a status that must never be shown from a cache. */
   noStore?: boolean;
 }
@@ -113,7 +115,7 @@ const relations: ExposedRelation[] = [
   { name: 'incidents_by_config', resource: 'incident', readOnly: true },
   { name: 'incident_rule_states', resource: 'incident', readOnly: true },
   // Playbooks (0014): applied through /api/playbook, runs written by the runner.
-  { name: 'playbooks', resource: 'playbooks', readOnly: true },
+  { name: 'playbooks', resource: 'playbooks', readOnly: true, writeWith: 'POST /api/playbook (apply a Playbook)' },
   { name: 'playbook_runs', resource: 'playbook_runs', readOnly: true, secretColumns: ['secret_parameters'] },
   { name: 'playbook_run_actions', resource: 'playbook_runs', readOnly: true },
   { name: 'playbook_run_list', resource: 'playbook_runs', readOnly: true },

@@ -19,6 +19,14 @@ export type WriteGuard = (input: WriteGuardInput) => Promise<Record<string, unkn
 
 export type WriteGuards = ReadonlyMap<string, WriteGuard>;
 
+/**
+ * What a guarded write sets off once it committed, as the apply endpoint does after storing a row
+ * (a canary's checks, a soft delete's dependents): it sees the rows the guard returned.
+ */
+export type WriteSync = (input: WriteGuardInput) => Promise<void>;
+
+export type WriteSyncs = ReadonlyMap<string, WriteSync>;
+
 /** The ids a PATCH/PUT names (`id=eq.x`, `id=in.(x,y)`); undefined when it names none. */
 export function targetIds(query: [string, string][]): string[] | undefined {
   const ids: string[] = [];
