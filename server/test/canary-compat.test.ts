@@ -38,6 +38,19 @@ const httpCheck = (url: string, fields: string): string => `  http:\n    - name:
 const digest = (user: string, password: string, on: boolean, rest = ''): string =>
   `      digest: ${on}\n      username:\n        value: ${JSON.stringify(user)}\n      password:\n        value: ${JSON.stringify(password)}\n${rest}`;
 
+const sql = (type: 'mysql' | 'postgres', url: string, rest = ''): string =>
+  `  ${type}:\n    - name: c\n      url: ${JSON.stringify(url)}\n${rest}`;
+
+const creds = (user: string, password: string): string =>
+  `      username:\n        value: ${JSON.stringify(user)}\n      password:\n        value: ${JSON.stringify(password)}\n`;
+
+const myAuth = (e: Env): string => `${e.mysql.user}${e.mysql.password ? `:${e.mysql.password}` : ''}`;
+const myDsn = (e: Env): string => `${myAuth(e)}@tcp(${e.mysql.host}:${e.mysql.port})/${e.mysql.db}`;
+const pgUrl = (e: Env): string => {
+  const p = e.postgres;
+  return `postgres://${p.user}${p.password ? `:${p.password}` : ''}@${p.host}:${p.port}/${p.db}?sslmode=disable`;
+};
+
 const cases: Case[] = [
   // exec: results = {stdout, stderr, exitCode}, stdout without its trailing newline.
   { name: 'exec echo passes', yaml: () => exec('echo hello'), expected: 'pass' },
@@ -204,6 +217,147 @@ const cases: Case[] = [
         `      responseCodes: [401]\n${test("headers['Www-Authenticate'].startsWith('Digest')")}`,
       ),
     expected: 'pass',
+  },
+  // mysql (MariaDB on the machine): URL forms, $(username)/$(password), results: N, markFailOnEmpty.
+  {
+    name: 'mysql Go DSN',
+    needs: 'mysql',
+    yaml: (e) => sql('mysql', `${myAuth(e)}@tcp(${e.mysql.host}:${e.mysql.port})/${e.mysql.db}`),
+    expected: 'pass',
+  },
+  {
+    name: 'mysql Go DSN with mysql:// prefix',
+    needs: 'mysql',
+    yaml: (e) => sql('mysql', `mysql://${myAuth(e)}@tcp(${e.mysql.host}:${e.mysql.port})/${e.mysql.db}`),
+    expected: 'pass',
+  },
+  {
+    name: 'mysql URL',
+    needs: 'mysql',
+    yaml: (e) => sql('mysql', `mysql://${myAuth(e)}@${e.mysql.host}:${e.mysql.port}/${e.mysql.db}`),
+    expected: 'pass',
+  },
+  {
+    name: 'mysql $(username):$(password) interpolated',
+    needs: 'mysql',
+    yaml: (e) =>
+      sql(
+        'mysql',
+        `$(username):$(password)@tcp(${e.mysql.host}:${e.mysql.port})/${e.mysql.db}`,
+        creds(e.mysql.user, e.mysql.password),
+      ),
+    expected: 'pass',
+  },
+  {
+    name: 'mysql:// prefix with $(username) interpolated',
+    needs: 'mysql',
+    yaml: (e) =>
+      sql(
+        'mysql',
+        `mysql://$(username):$(password)@tcp(${e.mysql.host}:${e.mysql.port})/${e.mysql.db}`,
+        creds(e.mysql.user, e.mysql.password),
+      ),
+    expected: 'pass',
+  },
+  {
+    name: 'mysql wrong user refused',
+    needs: 'mysql',
+    yaml: (e) => sql('mysql', `nobody-here:nope@tcp(${e.mysql.host}:${e.mysql.port})/${e.mysql.db}`),
+    expected: 'fail',
+  },
+  {
+    name: 'mysql results: 2 met',
+    needs: 'mysql',
+    yaml: (e) => sql('mysql', myDsn(e), '      query: SELECT 1 UNION SELECT 2\n      results: 2\n'),
+    expected: 'pass',
+  },
+  {
+    name: 'mysql results: 3 not met',
+    needs: 'mysql',
+    yaml: (e) => sql('mysql', myDsn(e), '      query: SELECT 1 UNION SELECT 2\n      results: 3\n'),
+    expected: 'fail',
+  },
+  {
+    name: 'mysql empty result passes by default',
+    needs: 'mysql',
+    yaml: (e) => sql('mysql', myDsn(e), '      query: SELECT 1 FROM DUAL WHERE 1 = 0\n'),
+    expected: 'pass',
+  },
+  {
+    name: 'mysql markFailOnEmpty',
+    needs: 'mysql',
+    yaml: (e) => sql('mysql', myDsn(e), '      query: SELECT 1 FROM DUAL WHERE 1 = 0\n      markFailOnEmpty: true\n'),
+    expected: 'fail',
+  },
+  {
+    name: 'mysql results.rows and count in test',
+    needs: 'mysql',
+    yaml: (e) =>
+      sql('mysql', myDsn(e), `      query: SELECT 7 AS a\n${test("results.count == 1 && results.rows[0].a == '7'")}`),
+    expected: 'pass',
+  },
+  // postgres (the machine's PostgreSQL): URL and keyword DSN, $(username)/$(password), results, markFailOnEmpty.
+  {
+    name: 'postgres URL',
+    needs: 'postgres',
+    yaml: (e) => sql('postgres', pgUrl(e)),
+    expected: 'pass',
+  },
+  {
+    name: 'postgres keyword DSN',
+    needs: 'postgres',
+    yaml: (e) =>
+      sql(
+        'postgres',
+        `host=${e.postgres.host} port=${e.postgres.port} user=${e.postgres.user} dbname=${e.postgres.db} sslmode=disable${e.postgres.password ? ` password=${e.postgres.password}` : ''}`,
+      ),
+    expected: 'pass',
+  },
+  {
+    name: 'postgres $(username):$(password) interpolated',
+    needs: 'postgres',
+    yaml: (e) =>
+      sql(
+        'postgres',
+        `postgres://$(username):$(password)@${e.postgres.host}:${e.postgres.port}/${e.postgres.db}?sslmode=disable`,
+        creds(e.postgres.user, e.postgres.password),
+      ),
+    expected: 'pass',
+  },
+  {
+    name: 'postgres results: 3 met',
+    needs: 'postgres',
+    yaml: (e) => sql('postgres', pgUrl(e), '      query: SELECT generate_series(1, 3)\n      results: 3\n'),
+    expected: 'pass',
+  },
+  {
+    name: 'postgres results: 4 not met',
+    needs: 'postgres',
+    yaml: (e) => sql('postgres', pgUrl(e), '      query: SELECT generate_series(1, 3)\n      results: 4\n'),
+    expected: 'fail',
+  },
+  {
+    name: 'postgres markFailOnEmpty',
+    needs: 'postgres',
+    yaml: (e) => sql('postgres', pgUrl(e), '      query: SELECT 1 WHERE false\n      markFailOnEmpty: true\n'),
+    expected: 'fail',
+  },
+  {
+    name: 'postgres results in test',
+    needs: 'postgres',
+    yaml: (e) =>
+      sql(
+        'postgres',
+        pgUrl(e),
+        `      query: SELECT 'x' AS v\n${test("results.count == 1 && results.rows[0].v == 'x'")}`,
+      ),
+    expected: 'pass',
+  },
+  {
+    name: 'postgres bad query fails',
+    needs: 'postgres',
+    yaml: (e) => sql('postgres', pgUrl(e), '      query: SELECT * FROM no_such_table_here\n'),
+    expected: 'fail',
   },
 ];
 

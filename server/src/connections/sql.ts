@@ -124,6 +124,24 @@ function tlsParam(value: string | null | undefined, insecure: boolean): MysqlTar
 
 /** Parses a mysql:// URL or a Go MySQL driver DSN (`[user[:pass]@][tcp[(host:port)]]/db[?params]`). */
 export function parseMysqlUrl(url: string, insecureTls = false): MysqlTarget {
+  // `mysql://user:pass@tcp(host:3306)/db`: a Go DSN behind a URL scheme (credentials may be URL-encoded
+  // by `$(password)` interpolation, so they are decoded).
+  const prefixed = /^(?:mysql|mariadb):\/\/(?:(.*)@)?((?:tcp|unix)(?:\([^)]*\))?\/.*)$/is.exec(url);
+  if (prefixed) {
+    const auth = prefixed[1];
+    const decode = (v: string) => {
+      try {
+        return decodeURIComponent(v);
+      } catch {
+        return v;
+      }
+    };
+    const colon = auth?.indexOf(':') ?? -1;
+    const user = auth === undefined ? undefined : decode(colon >= 0 ? auth.slice(0, colon) : auth);
+    const pass = auth !== undefined && colon >= 0 ? decode(auth.slice(colon + 1)) : undefined;
+    const t = parseMysqlUrl(prefixed[2]!, insecureTls);
+    return { ...t, user, password: pass };
+  }
   if (/^(mysql|mariadb):\/\//i.test(url)) {
     const u = new URL(url.replace(/^mariadb:/i, 'mysql:'));
     return {

@@ -33,6 +33,8 @@ export const commonFields = {
   transform: scriptSchema.optional(),
   metrics: z.array(z.unknown()).optional(),
   transformDeleteStrategy: z.string().optional(),
+  /** canary-checker: a check whose query/search finds nothing fails (SQL checks honour it). */
+  markFailOnEmpty: z.boolean().optional(),
 };
 
 /** Resolves one EnvValue, turning a reference that cannot be resolved into an Error naming the field. */

@@ -34,6 +34,7 @@ async function run(spec: MysqlSpec, ctx: CheckContext): Promise<CheckResult> {
         throw e;
       }
       const data = { results: { rows, count: rows.length } };
+      if (spec.markFailOnEmpty && rows.length === 0) return fail('query returned no rows (markFailOnEmpty)', data);
       if (spec.results !== undefined && rows.length < spec.results) {
         return fail(`expected at least ${plural(spec.results, 'row')}, got ${rows.length}`, data);
       }
