@@ -22,7 +22,7 @@
 //
 // Flags: --part engine|summary|all, --db postgres|pglite|all, --minutes 10, --checks 10000 (PostgreSQL),
 // --pglite-checks 1000, --per-canary 100, --pool 10,20, --warmup 60 (s), --drain 60 (s), --prefill-hours 2,
-// --reuse.
+// (the summary's flags: bench/health-summary.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
