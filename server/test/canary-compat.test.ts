@@ -51,6 +51,9 @@ const pgUrl = (e: Env): string => {
   return `postgres://${p.user}${p.password ? `:${p.password}` : ''}@${p.host}:${p.port}/${p.db}?sslmode=disable`;
 };
 
+const folder = (p: string, rest: string): string =>
+  `  folder:\n    - name: c\n      path: ${JSON.stringify(p)}\n${rest}`;
+
 const cases: Case[] = [
   // exec: results = {stdout, stderr, exitCode}, stdout without its trailing newline.
   { name: 'exec echo passes', yaml: () => exec('echo hello'), expected: 'pass' },
@@ -358,6 +361,85 @@ const cases: Case[] = [
     needs: 'postgres',
     yaml: (e) => sql('postgres', pgUrl(e), '      query: SELECT * FROM no_such_table_here\n'),
     expected: 'fail',
+  },
+  // folder: glob paths, counts, ages, sizes, filter, a path that does not exist (zero files, as canary-checker).
+  { name: 'folder minCount 3', yaml: (e) => folder(`${e.dir}/logs`, '      minCount: 3\n'), expected: 'pass' },
+  { name: 'folder maxCount 2 exceeded', yaml: (e) => folder(`${e.dir}/logs`, '      maxCount: 2\n'), expected: 'fail' },
+  {
+    name: 'folder glob *.log',
+    yaml: (e) => folder(`${e.dir}/logs/*.log`, '      minCount: 2\n      maxCount: 2\n'),
+    expected: 'pass',
+  },
+  {
+    name: 'folder glob *',
+    yaml: (e) => folder(`${e.dir}/logs/*`, '      minCount: 3\n      maxCount: 3\n'),
+    expected: 'pass',
+  },
+  {
+    name: 'folder glob **/*.log',
+    yaml: (e) => folder(`${e.dir}/**/*.log`, '      minCount: 3\n      maxCount: 3\n'),
+    expected: 'pass',
+  },
+  {
+    name: 'folder glob dir/**',
+    yaml: (e) => folder(`${e.dir}/logs/**`, '      minCount: 4\n      maxCount: 4\n'),
+    expected: 'pass',
+  },
+  {
+    name: 'folder glob without match',
+    yaml: (e) => folder(`${e.dir}/logs/*.gz`, '      minCount: 1\n'),
+    expected: 'fail',
+  },
+  {
+    name: 'folder filter.regex',
+    yaml: (e) =>
+      folder(`${e.dir}/logs`, '      filter:\n        regex: "\\\\.log$"\n      minCount: 2\n      maxCount: 2\n'),
+    expected: 'pass',
+  },
+  { name: 'folder maxAge exceeded', yaml: (e) => folder(`${e.dir}/logs`, '      maxAge: 1d\n'), expected: 'fail' },
+  {
+    name: 'folder maxAge with filter',
+    yaml: (e) => folder(`${e.dir}/logs`, '      filter:\n        regex: "^b"\n      maxAge: 1d\n'),
+    expected: 'pass',
+  },
+  { name: 'folder minAge not reached', yaml: (e) => folder(`${e.dir}/logs`, '      minAge: 1h\n'), expected: 'fail' },
+  {
+    name: 'folder minAge with filter',
+    yaml: (e) => folder(`${e.dir}/logs`, '      filter:\n        regex: "^a"\n      minAge: 1d\n'),
+    expected: 'pass',
+  },
+  { name: 'folder minSize not met', yaml: (e) => folder(`${e.dir}/logs`, '      minSize: 50\n'), expected: 'fail' },
+  { name: 'folder maxSize exceeded', yaml: (e) => folder(`${e.dir}/logs`, '      maxSize: 1000\n'), expected: 'fail' },
+  { name: 'folder maxSize met', yaml: (e) => folder(`${e.dir}/logs`, '      maxSize: 5KB\n'), expected: 'pass' },
+  {
+    name: 'folder filter.minSize',
+    yaml: (e) => folder(`${e.dir}/logs`, '      filter:\n        minSize: 100\n      minCount: 2\n      maxCount: 2\n'),
+    expected: 'pass',
+  },
+  {
+    name: 'folder recursive',
+    yaml: (e) => folder(e.dir, '      recursive: true\n      minCount: 4\n      maxCount: 4\n'),
+    expected: 'pass',
+  },
+  {
+    name: 'folder missing path passes',
+    yaml: (e) => folder(`${e.dir}/nope`, '      maxCount: 10\n'),
+    expected: 'pass',
+  },
+  {
+    name: 'folder missing path with minCount',
+    yaml: (e) => folder(`${e.dir}/nope`, '      minCount: 1\n'),
+    expected: 'fail',
+  },
+  {
+    name: 'folder empty with minCount',
+    yaml: (e) => folder(`${e.dir}/empty`, '      minCount: 1\n'),
+    expected: 'fail',
+  },
+  {
+    name: 'folder empty with maxCount 0',
+    yaml: (e) => folder(`${e.dir}/empty`, '      maxCount: 0\n'),
+    expected: 'pass',
   },
 ];
 

@@ -111,6 +111,45 @@ function keep(f: Filter, st: Stats, name: string, now: number): boolean {
   return true;
 }
 
+/**
+ * A glob path (`/var/log/*.log`, `/data/**`) as the folder to list (the part before the first segment
+ * with a wildcard), a test on each file's full path, and whether to descend; undefined for a plain path.
+ */
+export function globPath(p: string): { base: string; match: RegExp; recursive: boolean } | undefined {
+  if (!/[*?[]/.test(p)) return undefined;
+  const segments = p.split('/');
+  const first = segments.findIndex((seg) => /[*?[]/.test(seg));
+  const base = segments.slice(0, first).join('/') || (p.startsWith('/') ? '/' : '.');
+  const rest = segments.slice(first);
+  let re = '';
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i]!;
+    if (c === '*' && p[i + 1] === '*') {
+      // `**/` matches any number of folders (none included); a trailing `**` anything below.
+      if (p[i + 2] === '/') {
+        re += '(?:.*/)?';
+        i += 2;
+      } else {
+        re += '.*';
+        i += 1;
+      }
+    } else if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else if (c === '[') {
+      const end = p.indexOf(']', i + 1);
+      if (end < 0) re += '\\[';
+      else {
+        re += `[${p
+          .slice(i + 1, end)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\')}]`;
+        i = end;
+      }
+    } else re += c.replace(/[.+^${}()|\\]/g, '\\$&');
+  }
+  return { base, match: new RegExp(`^${re}$`), recursive: rest.length > 1 || p.includes('**') };
+}
+
 class Aborted extends Error {}
 
 async function walk(
@@ -165,7 +204,8 @@ function plural(n: number, word: string): string {
 }
 
 async function run(spec: FolderSpec, ctx: CheckContext): Promise<CheckResult> {
-  const folder = spec.path;
+  const glob = globPath(spec.path);
+  const folder = glob?.base ?? spec.path;
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(folder)?.[1]?.toLowerCase();
   if (scheme || folder.startsWith('\\\\') || spec.sftpConnection) {
     const kind = scheme ? `${scheme}://` : folder.startsWith('\\\\') ? 'SMB (\\\\host\\share)' : 'SFTP';
@@ -191,7 +231,7 @@ async function run(spec: FolderSpec, ctx: CheckContext): Promise<CheckResult> {
     return invalid(`filter: ${errorText(e)}`);
   }
 
-  const data: Record<string, unknown> = { path: folder };
+  const data: Record<string, unknown> = { path: spec.path };
   const started = performance.now();
   let exists = true;
   try {
@@ -205,7 +245,11 @@ async function run(spec: FolderSpec, ctx: CheckContext): Promise<CheckResult> {
   const found: Array<FileEntry & { mtimeMs: number }> = [];
   if (exists) {
     try {
-      await walk(folder, '', spec.recursive ?? false, filter, now, ctx.signal, found);
+      await walk(folder, '', glob ? glob.recursive : (spec.recursive ?? false), filter, now, ctx.signal, found);
+      if (glob) {
+        const all = found.splice(0);
+        found.push(...all.filter((f) => glob.match.test(path.join(folder, f.name))));
+      }
     } catch (e) {
       if (e instanceof Aborted || ctx.signal.aborted)
         return fail(`${abortMessage(ctx.signal, ctx)} listing ${folder}`, data);
