@@ -422,6 +422,16 @@ const cases: Case[] = [
     expected: 'pass',
   },
   {
+    name: 'folder results in test',
+    yaml: (e) => folder(`${e.dir}/logs/*.log`, test('results.count == 2 && size(results.files) == 2')),
+    expected: 'pass',
+  },
+  {
+    name: 'folder files and count in test',
+    yaml: (e) => folder(`${e.dir}/logs`, test("count == 3 && files.exists(f, f.name == 'c.txt')")),
+    expected: 'pass',
+  },
+  {
     name: 'folder missing path passes',
     yaml: (e) => folder(`${e.dir}/nope`, '      maxCount: 10\n'),
     expected: 'pass',

@@ -294,6 +294,8 @@ async function run(spec: FolderSpec, ctx: CheckContext): Promise<CheckResult> {
     largest: largest ? strip(largest) : null,
     ...(availableSize !== undefined ? { availableSize, filesystemSize } : {}),
   });
+  // canary-checker binds the folder's details as `results` too.
+  data.results = { files: data.files, count: data.count, size, oldest: data.oldest, newest: data.newest };
 
   const result = (error?: string): CheckResult =>
     error
