@@ -79,10 +79,15 @@ describe('an agent process pushing to an upstream', () => {
     agentChild = agentProcess.child;
     output = agentProcess.output;
     const agentUrl = `http://127.0.0.1:${agentPort}`;
-    await until('the agent to listen', async () => {
-      if (agentChild!.exitCode !== null) throw new Error(`agent exited: ${output()}`);
-      return (await fetch(`${agentUrl}/api/about`)).ok;
-    });
+    // A first start creates and migrates the database in a child process first (agentProcess.ts).
+    await until(
+      'the agent to listen',
+      async () => {
+        if (agentChild!.exitCode !== null) throw new Error(`agent exited: ${output()}`);
+        return (await fetch(`${agentUrl}/api/about`)).ok;
+      },
+      180_000,
+    );
 
     // Apply a canary to the agent's own API, signed in as its first administrator.
     const signIn = await fetch(`${agentUrl}/api/auth/sign-in/email`, {
@@ -171,5 +176,5 @@ spec:
       [agent.id],
     );
     expect(afterDelete).toBe(1);
-  }, 180_000);
+  }, 360_000);
 });
