@@ -5,6 +5,7 @@
 // step follows (a canary's checks, ...); a soft delete (PATCH deleted_at) is the delete endpoint's,
 // run before the write marks the row.
 import { randomUUID } from 'node:crypto';
+import { NO_AGENT } from '../db/agents.js';
 import type { Queryable } from '../db/database.js';
 import { ApiError } from '../rest/errors.js';
 import { targetIds, type WriteGuard, type WriteSync } from '../rest/writeGuards.js';
@@ -78,7 +79,7 @@ const softDelete = (row: Row) =>
   row.deleted_at !== null;
 
 export function resourceWriteGuard<Def extends StoredResource>(w: ResourceTableWrites<Def>): WriteGuard {
-  return async ({ method, rows, query }) => {
+  return async ({ method, rows, query, db }) => {
     if (method === 'POST') {
       const out: Row[] = [];
       for (const row of rows) {
@@ -95,6 +96,10 @@ export function resourceWriteGuard<Def extends StoredResource>(w: ResourceTableW
     }
     const ids = targetIds(query);
     if (!ids?.length) throw new ApiError(400, 'INVALID_RESOURCE', `name the ${w.noun} to change: ?id=eq.<id>`);
+    // Rows an agent pushed are its own: changed where the agent reads them.
+    for (const stored of await liveSpecs(db, w.table, ids))
+      if (stored.agent_id !== NO_AGENT)
+        throw new ApiError(403, 'READ_ONLY_SOURCE', `this ${w.noun} comes from an agent: change it there`);
     const change = rows[0] ?? {};
     // A soft delete is the delete endpoint's (the row and its dependents, in its transaction); the
     // write then marks a row already marked.
@@ -131,7 +136,7 @@ export function resourceWriteSync<Def extends StoredResource>(w: ResourceTableWr
     if (!ids.length) return;
     if (method !== 'POST' && !('spec' in (rows[0] ?? {}))) return;
     for (const row of await liveSpecs(db, w.table, ids)) {
-      if (row.deleted_at != null) continue;
+      if (row.deleted_at != null || row.agent_id !== NO_AGENT) continue;
       await w.apply(await parseSpec(w, row.spec));
     }
   };
