@@ -50,12 +50,6 @@ const benchmarks = {
     flags:
       '--checks 10000 --per-canary 100 --history-minutes 60 --runs 5 --reuse --no-build --web-dir /tmp/web-health-ui-bench',
   },
-  'health-summary': {
-    file: 'bench/health-summary.ts',
-    summary:
-      'health summary at 10,000 checks × 30 days from running tallies (PostgreSQL and PGlite): server time p95 for 1h/24h/7d/30d/custom, computed and kept; bytes per unchanged poll; RSS after many ranges and idle',
-    flags: '--db postgres|pglite|all --checks 10000 --recent-hours 48 --days 30 --requests 20 --idle 30 --reuse',
-  },
   'catalog-scrape': {
     file: 'bench/catalog-scrape.ts',
     summary:

@@ -11,11 +11,18 @@ import { parseCanary, type CanaryDefinition } from './canary.js';
 import type { Checker } from './checker.js';
 import type { HealthEngine } from './engine.js';
 import { parseDuration } from '../connections/duration.js';
-import { applyCanary, deleteCanary } from './store.js';
+import { applyCanary, deleteCanary, healthWrites } from './store.js';
 import { acceptsGzip } from '../http/encoding.js';
 import { queueCheckRunOnAgent } from '../agents/checkRunRelay.js';
-import { answerOf, computeSummary, deltaOf, gzipAnswer, SUMMARY_FRESH_MS, type SummaryFormat } from './summary.js';
-import { buildDirty, hasDirty } from './sketches.js';
+import {
+  freshComputedAt,
+  gzipSummary,
+  precomputedRangeOf,
+  SUMMARY_HEAD,
+  SUMMARY_VIEW_MAX_AGE_MS,
+  summarySqlFor,
+  summaryTail,
+} from './summary.js';
 
 interface Deps {
   db: Database;
@@ -43,8 +50,13 @@ export function parseTime(value: string | undefined, now = Date.now()): Date | u
   return new Date(t);
 }
 
-/** Statuses written outside the store are built before a summary is answered, for at most this long. */
-const BUILD_BEFORE_ANSWER_MS = 100;
+/**
+ * How long a summary answer may be reused for the same query (a single flight: requests that arrive
+ * while one is computed wait for it). Reused only while this process has written no health data
+ * since it was computed (see healthWrites); `Cache-Control: no-cache` on the request skips it.
+ */
+export const SUMMARY_CACHE_MS = 5_000;
+const SUMMARY_CACHE_ENTRIES = 8;
 
 /** Reads the body as text and applies every Canary in it. */
 async function applyText(text: string, deps: Deps, createdBy: string): Promise<{ applied: unknown[] }> {
@@ -63,7 +75,9 @@ async function applyText(text: string, deps: Deps, createdBy: string): Promise<{
 export function healthRoutes(deps: Deps): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const { db, identity, engine } = deps;
-  // The summary answers this replica computed lately (see SummaryViews); they do not depend on the caller.
+  // The checks' JSON of recent summaries, by normalized query; the answers do not depend on the caller.
+  const summaries = new Map<string, { at: number; writes: number; checks: Promise<string> }>();
+  // The answers of the precomputed ranges, kept up to date by this replica (see SummaryViews).
   const views = engine.summaryViews;
 
   app.onError((err, c) => {
@@ -124,21 +138,11 @@ export function healthRoutes(deps: Deps): Hono<AuthEnv> {
     return c.json(result);
   });
 
-  // Any range (start/timeRange back from now or a time, optional end), from the running tallies
-  // (summary.ts). `format=console`: the fields the /health page shows. Every answer has an ETag:
-  // `If-None-Match` gets a 304 when nothing changed, `since=<etag>` the checks changed since.
   app.get('/api/summary', async (c) => {
     const started = performance.now();
     await requirePermission(identity, c.get('principal'), 'canaries', 'read');
-    const now = Date.now();
-    const startText = c.req.query('start') ?? c.req.query('timeRange');
-    const endText = c.req.query('end');
-    const end = parseTime(endText, now) ?? new Date(now);
-    const start = parseTime(startText, now) ?? new Date(end.getTime() - 3_600_000);
-    if (start > end) throw new HttpError(400, 'VALIDATION', 'start must be before end');
-    const format = (c.req.query('format') ?? 'full') as SummaryFormat;
-    if (format !== 'full' && format !== 'console')
-      throw new HttpError(400, 'VALIDATION', 'format must be full (every field, the default) or console');
+    const end = parseTime(c.req.query('end')) ?? new Date();
+    const start = parseTime(c.req.query('start') ?? c.req.query('timeRange')) ?? new Date(end.getTime() - 3_600_000);
     let labels: string | null = null;
     const raw = c.req.query('labels');
     if (raw) {
@@ -153,42 +157,78 @@ export function healthRoutes(deps: Deps): Hono<AuthEnv> {
       }
     }
     const cacheControl = c.req.header('cache-control') ?? '';
-    const maxAge = /no-cache/i.test(cacheControl) ? 0 : Number(/max-age=(\d+)/i.exec(cacheControl)?.[1] ?? NaN) * 1_000;
-    // Statuses written behind the store's back (imports, backfilled history) are built first.
-    let pending = false;
-    if (await hasDirty(db)) {
-      const built = await buildDirty(db, BUILD_BEFORE_ANSWER_MS, 20);
-      pending = built.pending;
-      if (built.built > 0) views.refreshed();
+    const noCache = /no-cache/i.test(cacheControl);
+    // The usual ranges back from now are precomputed (see summary.ts) unless the caller asks for
+    // figures computed now, or no replica has refreshed them lately. Unfiltered, they are answered
+    // from the view this replica keeps up to date; `Cache-Control: max-age=N` asks for one younger
+    // (never older than SUMMARY_VIEW_MAX_AGE_MS).
+    const range = noCache
+      ? undefined
+      : precomputedRangeOf(c.req.query('start') ?? c.req.query('timeRange'), c.req.query('end'));
+    if (range) {
+      const maxAge = /max-age=(\d+)/i.exec(cacheControl);
+      const precomputed = (asOf: Date, rebuilt: number, more: Record<string, string> = {}) => ({
+        'content-type': 'application/json; charset=utf-8',
+        'x-summary-source': 'precomputed',
+        'x-summary-as-of': asOf.toISOString(),
+        'x-summary-rebuilt': String(rebuilt),
+        ...more,
+      });
+      if (labels === null) {
+        // Kept by this replica: compressed once per update for the clients that accept gzip.
+        const gzip = acceptsGzip(c.req.header('accept-encoding'));
+        const maxAgeMs = maxAge ? Math.min(Number(maxAge[1]) * 1_000, SUMMARY_VIEW_MAX_AGE_MS) : undefined;
+        const view = await views.get(range, maxAgeMs, gzip);
+        if (view) {
+          const tail = summaryTail(performance.now() - started);
+          const headers = precomputed(view.asOf, view.rebuilt, {
+            age: String(Math.floor((Date.now() - view.at) / 1_000)),
+            vary: 'Accept-Encoding',
+            ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+          });
+          return c.body(gzip ? await gzipSummary(view, tail) : Buffer.concat([view.body, tail]), 200, headers);
+        }
+      } else {
+        const asOf = await freshComputedAt(db, range);
+        if (asOf) {
+          const { chunks, rebuilt } = await views.items.answer(range, asOf, labels);
+          const tail = summaryTail(performance.now() - started);
+          return c.body(Buffer.concat([SUMMARY_HEAD, ...chunks, tail]), 200, precomputed(asOf, rebuilt));
+        }
+      }
     }
-    const key = JSON.stringify([startText ?? '', endText ?? '', labels, format]);
-    const since = c.req.query('since');
-    const { answer, cached, base } = await views.get(
-      key,
-      async () => {
-        const t0 = performance.now();
-        return answerOf(await computeSummary(db, start, end, labels, now), format, t0);
-      },
-      Number.isNaN(maxAge) ? SUMMARY_FRESH_MS : maxAge,
-      since,
-    );
-    const headers: Record<string, string> = {
-      etag: answer.etag,
-      'cache-control': 'no-cache',
-      vary: 'Accept-Encoding',
-      'x-summary-cache': cached ? 'hit' : 'miss',
-      'x-summary-as-of': new Date(answer.at).toISOString(),
-      'x-summary-ms': String(Math.round(performance.now() - started)),
-      ...(pending ? { 'x-summary-pending': 'history is still being built' } : {}),
-    };
-    const match = c.req.header('if-none-match');
-    if ((match && match.split(',').some((m) => m.trim().replace(/^W\//, '') === answer.etag)) || since === answer.etag)
-      return c.body(null, 304, headers);
-    headers['content-type'] = 'application/json; charset=utf-8';
-    if (since && base) return c.body(deltaOf(base, answer), 200, { ...headers, 'x-summary-delta': 'true' });
-    if (acceptsGzip(c.req.header('accept-encoding')))
-      return c.body(await gzipAnswer(answer), 200, { ...headers, 'content-encoding': 'gzip' });
-    return c.body(answer.body, 200, headers);
+    const key = JSON.stringify([
+      c.req.query('start') ?? c.req.query('timeRange') ?? '',
+      c.req.query('end') ?? '',
+      labels,
+    ]);
+    const now = Date.now();
+    const writes = healthWrites();
+    let entry = summaries.get(key);
+    const fresh = !!entry && entry.writes === writes && now - entry.at < SUMMARY_CACHE_MS;
+    const hit = fresh && !noCache;
+    if (!hit) {
+      const checks = db
+        .query<{ checks: string }>(summarySqlFor(start, end), [start, end, labels])
+        .then(({ rows }) => rows[0]!.checks);
+      entry = { at: now, writes, checks };
+      for (const [k, e] of summaries) if (now - e.at >= SUMMARY_CACHE_MS || e.writes !== writes) summaries.delete(k);
+      if (summaries.size >= SUMMARY_CACHE_ENTRIES) summaries.delete(summaries.keys().next().value!);
+      summaries.set(key, entry);
+      // Forgotten once stale (an answer is ~9 MB for 10,000 checks), or at once if it failed.
+      const forget = () => {
+        if (summaries.get(key) === entry) summaries.delete(key);
+      };
+      setTimeout(forget, SUMMARY_CACHE_MS).unref();
+      checks.catch(forget);
+    }
+    const checks = await entry!.checks;
+    const body = Buffer.concat([SUMMARY_HEAD, Buffer.from(checks), summaryTail(performance.now() - started)]);
+    return c.body(body, 200, {
+      'content-type': 'application/json; charset=utf-8',
+      'x-summary-source': 'live',
+      'x-summary-cache': hit ? 'hit' : 'miss',
+    });
   });
 
   // Uptime, latency percentiles and a health series for one check over a range.

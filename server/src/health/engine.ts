@@ -40,7 +40,7 @@ async function pool<T>(items: T[], limit: number, fn: (item: T) => Promise<void>
 
 export class HealthEngine extends LeasedScheduler<DueCanary, void> {
   private readonly maxChecks: number;
-  /** Builds the summary's hours for statuses written outside the store while the engine runs. */
+  /** Keeps the summary's precomputed ranges fresh while the engine runs. */
   private readonly summaries: SummaryRefresher;
   /**
    * The summary answers this replica serves, kept up to date while someone asks for them (on every
@@ -63,8 +63,8 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
     );
     this.maxChecks = options.maxConcurrentChecks ?? 8;
     this.summaryViews = new SummaryViews(db, healthEdits);
-    // After a build here, the answers kept are recomputed on the next request.
-    this.summaries = new SummaryRefresher(db, () => this.summaryViews.refreshed());
+    // After a refresh here, the views of that range are rebuilt ahead of the next request.
+    this.summaries = new SummaryRefresher(db, (range) => this.summaryViews.refreshed(range));
   }
 
   override start(): void {

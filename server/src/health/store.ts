@@ -5,7 +5,6 @@ import type { LeasedRow, LeasedTable } from '../jobs/leases.js';
 import type { CanaryDefinition } from './canary.js';
 import { parseSchedule } from '../jobs/schedule.js';
 import { NO_AGENT } from '../db/agents.js';
-import { buildCheck } from './sketches.js';
 
 let writes = 0;
 /**
@@ -187,7 +186,7 @@ export interface StoredResult {
 }
 
 /**
- * Writes a check_statuses row, folds it into its hourly and daily roll-ups (sketches.ts) and updates the check; the status flips (and the transition time
+ * Writes a check_statuses row and updates the check; the status flips (and the transition time
  * and a check.passed / check.failed event) only when it changed. A first result emits check.failed
  * when it fails and nothing when it passes.
  */
@@ -214,8 +213,6 @@ export async function recordResult(
           r.details === undefined ? null : JSON.stringify(r.details),
         ],
       );
-      // The run's hour row and the running tallies after it (what the summary reads; sketches.ts).
-      await buildCheck(tx, checkId);
       const { rows } = await tx.query<{ previous: string | null; canary_id: string; name: string; type: string }>(
         `WITH prev AS (SELECT status FROM checks WHERE id = $1 FOR UPDATE)
        UPDATE checks c SET status = $2, last_runtime = $3, updated_at = now(),
