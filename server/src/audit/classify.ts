@@ -3,6 +3,7 @@
 // their roles, access tokens, agents, event-queue retries. Pure: the middleware (middleware.ts) gives
 // it the request and the answer and stores what it returns. Values of a write are never put in an
 // entry: only the names of the fields it set, and a few harmless values (a role, a state).
+import { targetIds } from '../rest/writeGuards.js';
 import type { AuditEntry } from './record.js';
 
 export interface AuditRequest {
@@ -49,18 +50,8 @@ const rowsOf = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.
 /** The field names a write set, sorted (never their values). */
 const fieldsOf = (body: unknown): string[] => [...new Set(rowsOf(body).flatMap((r) => Object.keys(r)))].sort();
 
-/** The ids a PATCH/DELETE names with `id=eq.x` or `id=in.(x,y)`. */
-export function idsOfQuery(query: [string, string][]): string[] {
-  const ids: string[] = [];
-  for (const [key, value] of query) {
-    if (key !== 'id') continue;
-    const eq = /^eq\.(.+)$/.exec(value);
-    const list = /^in\.\((.*)\)$/.exec(value);
-    if (eq) ids.push(eq[1]!);
-    else if (list) ids.push(...list[1]!.split(',').map((s) => s.trim().replace(/^"|"$/g, '')));
-  }
-  return ids.filter((id) => new RegExp(`^${UUID}$`).test(id)).slice(0, 100);
-}
+/** The ids a PATCH/DELETE names with `id=eq.x` or `id=in.(x,y)` (the write guards' reading), at most 100. */
+export const idsOfQuery = (query: [string, string][]): string[] => (targetIds(query) ?? []).slice(0, 100);
 
 /** Filters of a /api/db write, without their values except ids (a filter could name a secret column's value). */
 const filtersOf = (query: [string, string][]) =>
