@@ -20,6 +20,9 @@ export default defineConfig({
           include: ['server/test/**/*.test.ts'],
           environment: 'node',
           pool: 'forks',
+          // In-process servers log warnings only (the access log of thousands of requests is noise
+          // here); server and agent processes the tests spawn log at info (helpers/processes.ts).
+          env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
           globalSetup: ['server/test/helpers/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
@@ -32,6 +35,7 @@ export default defineConfig({
           environment: 'node',
           pool: 'forks',
           fileParallelism: false,
+          env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
           globalSetup: ['web/e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,

@@ -4,42 +4,19 @@
 // the CLI (source not UI) stay read-only here. A soft delete (deleted_at only) is not re-checked.
 import type { FieldProblem } from '@opsdeck/common';
 import type { Queryable } from '../db/database.js';
-import { ApiError } from '../rest/errors.js';
-import { targetIds, type WriteGuard } from '../rest/writeGuards.js';
+import {
+  BOOKKEEPING_COLUMNS,
+  present,
+  refuseReadOnlySource,
+  refuseRows,
+  storedRows,
+  targetIds,
+  type WriteGuard,
+} from '../rest/writeGuards.js';
 import { UUID } from '../resources/routes.js';
 import { MAX_MESSAGE, SLUG, windowProblems } from './resource.js';
 
 type Row = Record<string, unknown>;
-
-const BOOKKEEPING = new Set(['deleted_at', 'updated_at']);
-const present = (v: unknown) => v !== undefined && v !== null && v !== '';
-
-async function storedRows(db: Queryable, ids: string[]): Promise<Row[]> {
-  if (!ids.length) return [];
-  const { rows } = await db.query<{ row: Row }>(
-    'SELECT to_jsonb(w) AS row FROM maintenance_windows w WHERE id = ANY($1::uuid[])',
-    [ids],
-  );
-  return rows.map((r) => r.row);
-}
-
-function refuse(details: FieldProblem[]): never {
-  throw new ApiError(
-    400,
-    'INVALID_MAINTENANCE_WINDOW',
-    details.map((d) => `${d.field}: ${d.message}`).join('; '),
-    details,
-  );
-}
-
-function readOnly(stored: Row) {
-  if (present(stored.source) && stored.source !== 'UI')
-    throw new ApiError(
-      403,
-      'READ_ONLY_SOURCE',
-      `This maintenance window came from ${String(stored.source)}: change it there`,
-    );
-}
 
 /** Ids of a uuid[] column as written; problems for anything else. */
 function idList(v: unknown, field: string, problems: FieldProblem[]): string[] {
@@ -102,36 +79,42 @@ async function rowProblems(db: Queryable, row: Row): Promise<FieldProblem[]> {
 export const maintenanceWriteGuard: WriteGuard = async ({ method, rows, query, db }) => {
   for (const row of rows)
     if (present(row.source) && row.source !== 'UI')
-      refuse([
+      refuseRows('INVALID_MAINTENANCE_WINDOW', [
         { field: 'source', message: `rows written here are UI windows; apply a resource for ${String(row.source)}` },
       ]);
   if (method === 'POST') {
     const ids = rows.map((r) => r.id).filter((id): id is string => typeof id === 'string' && UUID.test(id));
-    const stored = new Map((await storedRows(db, ids)).map((r) => [r.id as string, r]));
+    const stored = new Map((await storedRows(db, 'maintenance_windows', ids)).map((r) => [r.id as string, r]));
     const details: FieldProblem[] = [];
     for (const [i, row] of rows.entries()) {
       const before = typeof row.id === 'string' ? stored.get(row.id) : undefined;
-      if (before) readOnly(before);
+      if (before) refuseReadOnlySource(before, 'maintenance window');
       const found = await rowProblems(db, { ...before, ...row });
       details.push(...found.map((p) => ({ ...p, field: rows.length > 1 ? `[${i}].${p.field}` : p.field })));
     }
-    if (details.length) refuse(details);
+    if (details.length) refuseRows('INVALID_MAINTENANCE_WINDOW', details);
     return rows.map((r) => ({ ...r, source: 'UI' }));
   }
   const ids = targetIds(query);
-  if (!ids) refuse([{ field: 'id', message: 'name the maintenance window to change: ?id=eq.<id>' }]);
-  const stored = await storedRows(db, ids);
-  for (const before of stored) readOnly(before);
+  if (!ids)
+    refuseRows('INVALID_MAINTENANCE_WINDOW', [
+      { field: 'id', message: 'name the maintenance window to change: ?id=eq.<id>' },
+    ]);
+  const stored = await storedRows(db, 'maintenance_windows', ids);
+  for (const before of stored) refuseReadOnlySource(before, 'maintenance window');
   const change = rows[0] ?? {};
-  if (Object.keys(change).every((k) => BOOKKEEPING.has(k))) return rows;
+  if (Object.keys(change).every((k) => BOOKKEEPING_COLUMNS.has(k))) return rows;
   if (!stored.length) return rows;
-  if (stored.length !== 1) refuse([{ field: 'id', message: 'change one maintenance window at a time: ?id=eq.<id>' }]);
+  if (stored.length !== 1)
+    refuseRows('INVALID_MAINTENANCE_WINDOW', [
+      { field: 'id', message: 'change one maintenance window at a time: ?id=eq.<id>' },
+    ]);
   // A change of when it is replaces the other way of saying it (a one-off window made recurring...).
   const timing = ['starts_at', 'ends_at', 'schedule', 'duration'].some((k) => k in change);
   const base: Row = { ...stored[0] };
   if (timing) for (const k of ['starts_at', 'ends_at', 'schedule', 'duration']) if (!(k in change)) base[k] = null;
   const details = await rowProblems(db, { ...base, ...change });
-  if (details.length) refuse(details);
+  if (details.length) refuseRows('INVALID_MAINTENANCE_WINDOW', details);
   // The resource as applied no longer says what the row says.
   return [
     { ...(timing ? { starts_at: null, ends_at: null, schedule: null, duration: null } : {}), ...change, spec: null },

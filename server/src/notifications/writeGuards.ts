@@ -11,7 +11,7 @@ import {
 } from '@opsdeck/common';
 import type { Queryable } from '../db/database.js';
 import { ApiError } from '../rest/errors.js';
-import { targetIds, type WriteGuard, type WriteGuardInput } from '../rest/writeGuards.js';
+import { present, storedRows, targetIds, type WriteGuard, type WriteGuardInput } from '../rest/writeGuards.js';
 import { UUID } from '../resources/routes.js';
 import { formatPath } from '../resources/yaml.js';
 import { expressionProblem, findConnection, findPlaybook, NOTIFICATION_API_VERSION, urlProblem } from './resource.js';
@@ -23,17 +23,6 @@ type Row = Record<string, unknown>;
 /** Columns that are not the rule itself: a PATCH of only these (a soft delete) is not re-validated. */
 const BOOKKEEPING = new Set(['deleted_at', 'updated_at', 'error', 'error_at']);
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-async function storedRows(db: Queryable, table: string, ids: string[]): Promise<Row[]> {
-  if (!ids.length) return [];
-  const { rows } = await db.query<{ row: Row }>(
-    `SELECT to_jsonb(t) AS row FROM ${table} t WHERE id = ANY($1::uuid[])`,
-    [ids],
-  );
-  return rows.map((r) => r.row);
-}
-
-const present = (v: unknown) => v !== undefined && v !== null && v !== '';
 
 /** The rule as a Notification resource (read back as YAML by GET /api/notification/:id/spec). */
 export function notificationResourceFromRow(row: Row): Row {

@@ -3,7 +3,9 @@
 // after the caller was authorised and before secret columns are sealed, and returns them normalised
 // (defaults filled, names canonical) or throws an ApiError(400) saying what is wrong. The rows of a
 // body that is not JSON rows are left for the REST layer to refuse as usual.
+import type { FieldProblem } from '@opsdeck/common';
 import type { Queryable } from '../db/database.js';
+import { ApiError } from './errors.js';
 import { UUID } from '../resources/routes.js';
 
 export interface WriteGuardInput {
@@ -52,4 +54,33 @@ export function bodyRows(body: string): { rows: Record<string, unknown>[]; array
   const rows = array ? (parsed as unknown[]) : [parsed];
   if (!rows.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r))) return undefined;
   return { rows: rows as Record<string, unknown>[], array };
+}
+
+type Row = Record<string, unknown>;
+
+/** Columns a soft delete touches: a PATCH of only these is not re-checked. */
+export const BOOKKEEPING_COLUMNS: ReadonlySet<string> = new Set(['deleted_at', 'updated_at']);
+
+/** A value a row really sets (not absent, null nor empty text). */
+export const present = (v: unknown) => v !== undefined && v !== null && v !== '';
+
+/** The stored rows of `table` (a guarded relation's own name, never the caller's text) with these ids. */
+export async function storedRows(db: Queryable, table: string, ids: string[]): Promise<Row[]> {
+  if (!ids.length) return [];
+  const { rows } = await db.query<{ row: Row }>(
+    `SELECT to_jsonb(t) AS row FROM ${table} t WHERE id = ANY($1::uuid[])`,
+    [ids],
+  );
+  return rows.map((r) => r.row);
+}
+
+/** 400 with every problem named by its field. */
+export function refuseRows(code: string, details: FieldProblem[]): never {
+  throw new ApiError(400, code, details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
+}
+
+/** 403 for a row that came from YAML, the CLI or an agent (source not UI): it is changed where it came from. */
+export function refuseReadOnlySource(stored: Row, what: string): void {
+  if (present(stored.source) && stored.source !== 'UI')
+    throw new ApiError(403, 'READ_ONLY_SOURCE', `This ${what} came from ${String(stored.source)}: change it there`);
 }

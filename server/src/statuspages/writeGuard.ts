@@ -2,37 +2,21 @@
 // StatusPage (resource.ts) before anything is stored; `private` and `spec.private` are kept the same;
 // pages that came from YAML or the CLI (source not UI) stay read-only here.
 import type { FieldProblem } from '@opsdeck/common';
-import type { Queryable } from '../db/database.js';
-import { ApiError } from '../rest/errors.js';
-import { targetIds, type WriteGuard } from '../rest/writeGuards.js';
+import {
+  BOOKKEEPING_COLUMNS,
+  present,
+  refuseReadOnlySource,
+  refuseRows,
+  storedRows,
+  targetIds,
+  type WriteGuard,
+} from '../rest/writeGuards.js';
 import { UUID } from '../resources/routes.js';
 import { statusPageRowProblems } from './resource.js';
 
 type Row = Record<string, unknown>;
 
-/** Columns that are not the page itself: a PATCH of only these (a soft delete) is not re-checked. */
-const BOOKKEEPING = new Set(['deleted_at', 'updated_at']);
-
-const present = (v: unknown) => v !== undefined && v !== null && v !== '';
 const isObject = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-async function storedRows(db: Queryable, ids: string[]): Promise<Row[]> {
-  if (!ids.length) return [];
-  const { rows } = await db.query<{ row: Row }>(
-    'SELECT to_jsonb(p) AS row FROM status_pages p WHERE id = ANY($1::uuid[])',
-    [ids],
-  );
-  return rows.map((r) => r.row);
-}
-
-function refuse(details: FieldProblem[]): never {
-  throw new ApiError(400, 'INVALID_STATUS_PAGE', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
-}
-
-function readOnly(stored: Row) {
-  if (present(stored.source) && stored.source !== 'UI')
-    throw new ApiError(403, 'READ_ONLY_SOURCE', `This status page came from ${String(stored.source)}: change it there`);
-}
 
 /** `private` from the column when given, else from the spec; both set alike. */
 function withPrivate(row: Row): Row {
@@ -45,7 +29,7 @@ function withPrivate(row: Row): Row {
 export const statusPageWriteGuard: WriteGuard = async ({ method, rows, query, db }) => {
   for (const row of rows)
     if (present(row.source) && row.source !== 'UI')
-      refuse([
+      refuseRows('INVALID_STATUS_PAGE', [
         {
           field: 'source',
           message: `rows written here are UI status pages; apply a resource for ${String(row.source)}`,
@@ -54,32 +38,34 @@ export const statusPageWriteGuard: WriteGuard = async ({ method, rows, query, db
 
   if (method === 'POST') {
     const ids = rows.map((r) => r.id).filter((id): id is string => typeof id === 'string' && UUID.test(id));
-    const stored = new Map((await storedRows(db, ids)).map((r) => [r.id as string, r]));
+    const stored = new Map((await storedRows(db, 'status_pages', ids)).map((r) => [r.id as string, r]));
     const details: FieldProblem[] = [];
     const out: Row[] = [];
     for (const [i, row] of rows.entries()) {
       const before = typeof row.id === 'string' ? stored.get(row.id) : undefined;
-      if (before) readOnly(before);
+      if (before) refuseReadOnlySource(before, 'status page');
       const next = withPrivate({ ...(before ? { spec: before.spec } : {}), ...row });
       const found = statusPageRowProblems({ ...before, ...next });
       details.push(...found.map((p) => ({ ...p, field: rows.length > 1 ? `[${i}].${p.field}` : p.field })));
       out.push({ ...next, source: 'UI' });
     }
-    if (details.length) refuse(details);
+    if (details.length) refuseRows('INVALID_STATUS_PAGE', details);
     return out;
   }
 
   const ids = targetIds(query);
-  if (!ids) refuse([{ field: 'id', message: 'name the status page to change: ?id=eq.<id>' }]);
-  const stored = await storedRows(db, ids);
-  for (const before of stored) readOnly(before);
+  if (!ids)
+    refuseRows('INVALID_STATUS_PAGE', [{ field: 'id', message: 'name the status page to change: ?id=eq.<id>' }]);
+  const stored = await storedRows(db, 'status_pages', ids);
+  for (const before of stored) refuseReadOnlySource(before, 'status page');
   const change = rows[0] ?? {};
-  if (Object.keys(change).every((k) => BOOKKEEPING.has(k))) return rows;
+  if (Object.keys(change).every((k) => BOOKKEEPING_COLUMNS.has(k))) return rows;
   if (!stored.length) return rows;
   // spec and private are kept together per page, so a change names one page.
-  if (stored.length !== 1) refuse([{ field: 'id', message: 'change one status page at a time: ?id=eq.<id>' }]);
+  if (stored.length !== 1)
+    refuseRows('INVALID_STATUS_PAGE', [{ field: 'id', message: 'change one status page at a time: ?id=eq.<id>' }]);
   const next = withPrivate({ spec: stored[0]!.spec, ...change });
   const details = statusPageRowProblems({ ...stored[0], ...next });
-  if (details.length) refuse(details);
+  if (details.length) refuseRows('INVALID_STATUS_PAGE', details);
   return [next];
 };

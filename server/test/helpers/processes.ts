@@ -45,7 +45,8 @@ export function spawnNode(args: string[], env: NodeJS.ProcessEnv, cwd?: string):
   let output = '';
   const child = spawn(process.execPath, args, {
     cwd,
-    env: { ...process.env, ...env },
+    // Info lines are what several tests wait for (the test run itself logs at warn: vitest.config.ts).
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (output += d));
