@@ -6,6 +6,10 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker less than the cores: one, on a two-core machine. Many
+    // integration files mostly wait (replica, crash, agent and deployment tests run child processes
+    // for minutes), so two files at a time keep the suite's wall time down.
+    maxWorkers: 2,
     projects: [
       {
         test: {
