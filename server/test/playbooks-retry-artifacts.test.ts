@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startOpsdeck, type Opsdeck } from '../src/app.js';
+import { log, setLogLevel, type LogLevel } from '../src/log.js';
 import { MAX_ARTIFACT_BYTES } from '../src/playbooks/artifacts.js';
 import { PlaybookRunner } from '../src/playbooks/runner.js';
 import { createTestUser, type TestUser } from './helpers/auth.js';
@@ -215,10 +216,19 @@ describe.each(databaseKinds())('playbook retries, artifacts, parameters and filt
   });
 
   it('never shows a secret parameter in an answer or a log, while the action gets its value', async () => {
+    // Everything the server logs meanwhile, at its most verbose: its JSON lines (stdout) and console.
     const logged: string[] = [];
-    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((m) =>
-      vi.spyOn(console, m).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' '))),
-    );
+    const spies = [
+      ...(['log', 'info', 'warn', 'error', 'debug'] as const).map((m) =>
+        vi.spyOn(console, m).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' '))),
+      ),
+      vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        logged.push(String(chunk));
+        return true;
+      }),
+    ];
+    const level = log.level;
+    setLogLevel('debug');
     try {
       const id = await apply(
         'with-secret',
@@ -264,8 +274,10 @@ describe.each(databaseKinds())('playbook retries, artifacts, parameters and filt
       expect(stored.rows[0]!.secret_parameters.token).toMatch(/^enc:v1:/);
       expect(bodies.length).toBeGreaterThan(5);
       for (const body of bodies) expect(body).not.toContain(SECRET);
+      expect(logged.length).toBeGreaterThan(5); // the access log of the calls above, at least
       for (const line of logged) expect(line).not.toContain(SECRET);
     } finally {
+      setLogLevel(level as LogLevel);
       for (const s of spies) s.mockRestore();
     }
   });
