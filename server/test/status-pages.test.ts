@@ -303,6 +303,8 @@ spec:
     const range = await anon(`/api/badge/check/${webId}/uptime?range=1y`);
     expect(range.status).toBe(400);
     expect(((await range.json()) as { message: string }).message).toBe('range "1y" is not one of 24h, 7d, 30d');
+    // A name every object has is not a range either.
+    expect((await anon(`/api/badge/check/${webId}/uptime?range=constructor`)).status).toBe(400);
     expect((await anon(`/api/badge/config/${webId}/status`)).status).toBe(400);
     expect((await anon(`/api/badge/check/${webId}/colour`)).status).toBe(400);
   });

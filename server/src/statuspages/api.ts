@@ -270,7 +270,7 @@ export function publicStatusRoutes({ db, identity, maintenance, cacheMs = 0 }: D
     if (metric !== 'status' && metric !== 'uptime' && metric !== 'latency')
       throw new HttpError(400, 'INVALID_REQUEST', `"${metric}" is not a badge: use status, uptime or latency`);
     const range = c.req.query('range') ?? '24h';
-    if (!(range in RANGES))
+    if (!Object.hasOwn(RANGES, range))
       throw new HttpError(400, 'INVALID_REQUEST', `range "${range}" is not one of ${Object.keys(RANGES).join(', ')}`);
     const notFound = new HttpError(404, 'NOT_FOUND', `No ${kind} ${id} on a public status page.`);
     if (!UUID.test(id)) throw notFound;
