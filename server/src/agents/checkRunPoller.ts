@@ -3,6 +3,7 @@
 // runs each check at once in this agent's own health engine and reports done or failed
 // (POST …/{id}/report). The result itself is a check_statuses row like any other: the pusher sends it.
 // A report that fails is left to the lease: the upstream hands the request out again.
+import { UpstreamPoller } from './upstreamPoller.js';
 import os from 'node:os';
 import type { HealthEngine } from '../health/engine.js';
 import type { CheckRunReport, ClaimedCheckRun } from './checkRunRelay.js';
@@ -22,17 +23,18 @@ export interface CheckRunPollerOptions {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export class CheckRunPoller {
+export class CheckRunPoller extends UpstreamPoller {
   private readonly opts: Required<Omit<CheckRunPollerOptions, 'version'>> & Pick<CheckRunPollerOptions, 'version'>;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = true;
-  private lastError = '';
 
   constructor(
     private readonly health: Pick<HealthEngine, 'runCheckNow'>,
     options: CheckRunPollerOptions,
   ) {
+    super(
+      'agent check runs',
+      () => this.opts.intervalMs,
+      (line) => this.opts.log(line),
+    );
     this.opts = {
       intervalMs: 1_000,
       busyRetries: 20,
@@ -40,30 +42,6 @@ export class CheckRunPoller {
       ...options,
       upstream: options.upstream.replace(/\/+$/, ''),
     };
-  }
-
-  start(): void {
-    this.stopped = false;
-    const loop = () => {
-      if (this.stopped) return;
-      this.running = this.tick()
-        .catch((e: unknown) => this.problem((e as Error).message))
-        .finally(() => {
-          if (!this.stopped) this.timer = setTimeout(loop, this.opts.intervalMs);
-        });
-    };
-    this.timer = setTimeout(loop, 0);
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private problem(message: string): void {
-    if (message !== this.lastError) this.opts.log(`agent check runs: ${message}`);
-    this.lastError = message;
   }
 
   private call(path: string, body: unknown): Promise<Response> {
@@ -81,7 +59,7 @@ export class CheckRunPoller {
   }
 
   /** Claims what is queued for this agent and runs it; the number of requests handled. */
-  async tick(): Promise<number> {
+  protected async tick(): Promise<number> {
     let res: Response;
     try {
       res = await this.call('/claim', {});

@@ -6,6 +6,7 @@
 // reported is read from the database (trigger.type = 'upstream', trigger.reported), so a report
 // that fails is sent again at the next tick, also after a restart. A cancel upstream (the report's
 // answer) cancels the local run, which stops its current action.
+import { UpstreamPoller } from './upstreamPoller.js';
 import os from 'node:os';
 import type { Database } from '../db/database.js';
 import type { SecretBox } from '../secrets.js';
@@ -29,17 +30,18 @@ export interface PlaybookPollerOptions {
 const UPSTREAM_TRIGGER = 'upstream';
 type RunStatus = RunReport['status'];
 
-export class PlaybookPoller {
+export class PlaybookPoller extends UpstreamPoller {
   private readonly opts: Required<Omit<PlaybookPollerOptions, 'version'>> & Pick<PlaybookPollerOptions, 'version'>;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = true;
-  private lastError = '';
 
   constructor(
     private readonly db: Database,
     options: PlaybookPollerOptions,
   ) {
+    super(
+      'agent playbooks',
+      () => this.opts.intervalMs,
+      (line) => this.opts.log(line),
+    );
     this.opts = {
       intervalMs: 1_000,
       maxConcurrent: 4,
@@ -47,30 +49,6 @@ export class PlaybookPoller {
       ...options,
       upstream: options.upstream.replace(/\/+$/, ''),
     };
-  }
-
-  start(): void {
-    this.stopped = false;
-    const loop = () => {
-      if (this.stopped) return;
-      this.running = this.tick()
-        .catch((e: unknown) => this.problem((e as Error).message))
-        .finally(() => {
-          if (!this.stopped) this.timer = setTimeout(loop, this.opts.intervalMs);
-        });
-    };
-    this.timer = setTimeout(loop, 0);
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private problem(message: string): void {
-    if (message !== this.lastError) this.opts.log(`agent playbooks: ${message}`);
-    this.lastError = message;
   }
 
   private async call(path: string, body: unknown): Promise<Response> {
@@ -88,7 +66,7 @@ export class PlaybookPoller {
   }
 
   /** Reports what is under way or ended, then claims while there is room. */
-  async tick(): Promise<void> {
+  protected async tick(): Promise<void> {
     const unreported = await this.reportAll();
     for (let room = this.opts.maxConcurrent - unreported; room > 0 && !this.stopped; room--) {
       if (!(await this.claim())) break;
