@@ -130,6 +130,31 @@ describe.each(databaseKinds())('logs API (%s)', (kind) => {
       ['shop line 1'],
     );
 
+    // A viewer reads where a component's selector says, nothing of their choosing.
+    for (const [body, message] of [
+      [{ backend: 'shop-files' }, 'Your role reads logs through a component or catalog item: give its id.'],
+      [{}, 'Your role reads logs through a component or catalog item: give its id.'],
+      [
+        { id: component, labels: { app: 'pay' } },
+        "Your role reads logs as the component's log selector says: leave out labels.",
+      ],
+      [{ id: component, type: 'file' }, "Your role reads logs as the component's log selector says: leave out type."],
+    ] as const) {
+      const refusedRead = await logs(body, viewer);
+      expect(refusedRead.status).toBe(403);
+      expect(await refusedRead.json()).toMatchObject({ code: 'FORBIDDEN', message });
+    }
+    // Where the topology may not be read (its feature off), neither are its components' logs.
+    await test.db.query(`INSERT INTO properties (name, value) VALUES ('topology.disable', 'true')`);
+    app.ctx.identity.featuresChanged();
+    try {
+      expect(await (await logs({ id: component }, viewer)).json()).toMatchObject({ code: 'FEATURE_DISABLED' });
+      expect((await logs({ backend: 'shop-files', start: 'now-1d' })).status).toBe(200);
+    } finally {
+      await test.db.query(`DELETE FROM properties WHERE name = 'topology.disable'`);
+      app.ctx.identity.featuresChanged();
+    }
+
     const listed = await api(`/api/db/components_with_logs?id=eq.${component}&select=name,logs`, { as: viewer });
     expect(await listed.json()).toEqual([
       { name: 'checkout', logs: [{ name: 'app', backend: 'shop-files', selector: { app: 'shop' } }] },

@@ -155,6 +155,24 @@ spec:
     const pay = (await (await logs({ config_id: await itemId('pay'), start: 'now-1d' })).json()) as Page;
     expect(pay.results.map((l) => l.message.slice(25))).toEqual(['pay line 1']);
 
+    // `id` names a catalog item too when no component has it; a viewer reads it by its selector only.
+    const byId = (await (await logs({ id: cart, start: 'now-1d', limit: 1 }, viewer)).json()) as Page;
+    expect(byId.results.map((l) => l.message.slice(25))).toEqual(['shop line 3']);
+    const forced = await logs({ id: cart, backend: 'shop-files', labels: { app: 'pay' } }, viewer);
+    expect(forced.status).toBe(403);
+    expect(await forced.json()).toMatchObject({
+      message: "Your role reads logs as the component's log selector says: leave out backend, labels.",
+    });
+    await test.db.query(`INSERT INTO properties (name, value) VALUES ('config.disable', 'true')`);
+    app.ctx.identity.featuresChanged();
+    try {
+      // Without the catalog, its items' logs are not readable either.
+      expect(await (await logs({ id: cart }, viewer)).json()).toMatchObject({ code: 'FEATURE_DISABLED' });
+    } finally {
+      await test.db.query(`DELETE FROM properties WHERE name = 'config.disable'`);
+      app.ctx.identity.featuresChanged();
+    }
+
     const missing = await logs({ config_id: cart, selector: 'nope' });
     expect(missing.status).toBe(400);
     const gone = await logs({ config_id: '00000000-0000-0000-0000-000000000001' });

@@ -1,8 +1,9 @@
 // /api/logs (POST /: one page of log lines, docs/api.md "Logs") and /api/logging_backends (apply
 // LoggingBackend resources, read one back as YAML, delete one). Reading logs needs read on
 // logging_backends and, for a component's logs, read on the component (topologies; a catalog
-// item's: config_scrapers); the logs feature off refuses both (requirePermission).
-import { logsRequestSchema } from '@opsdeck/common';
+// item's: config_scrapers); the logs feature off refuses both (requirePermission). Roles that
+// cannot write log backends (viewers, responders) read only through a component's or item's selector.
+import { can, logsRequestSchema } from '@opsdeck/common';
 import { Hono } from 'hono';
 import { stringify } from 'yaml';
 import type { Identity } from '../auth/identity.js';
@@ -10,7 +11,7 @@ import { errorBody, HttpError, requirePermission, type AuthEnv } from '../auth/m
 import type { Database } from '../db/database.js';
 import { addResourceRoutes, UUID } from '../resources/routes.js';
 import { applyLoggingBackend, backendResource, deleteLoggingBackend, parseLoggingBackend } from './resource.js';
-import { findLogOwner, LogsError, searchLogs } from './search.js';
+import { findLogOwner, LogsError, logOwnerKind, searchLogs } from './search.js';
 
 interface Deps {
   db: Database;
@@ -53,13 +54,25 @@ export function logsRoutes({ db, identity, timeoutMs }: Deps): Hono<AuthEnv> {
     }
     const req = parsed.data;
     if (req.id && req.config_id) throw new HttpError(400, 'INVALID_REQUEST', 'Give id or config_id, not both.');
+    // Someone who cannot change log backends reads logs only where a component's or catalog
+    // item's selector says they are, as it says: never a backend, entries or labels of their choosing.
+    if (!can(principal.roles, 'logging_backends', 'write')) {
+      if (!req.id && !req.config_id)
+        throw new HttpError(403, 'FORBIDDEN', 'Your role reads logs through a component or catalog item: give its id.');
+      const own = (['backend', 'type', 'labels'] as const).filter((k) => req[k] !== undefined);
+      if (own.length)
+        throw new HttpError(
+          403,
+          'FORBIDDEN',
+          `Your role reads logs as the component's log selector says: leave out ${own.join(', ')}.`,
+        );
+    }
+    // `id` is a component's or, when no component has it, a catalog item's (config_id: an item's).
+    const kind = req.config_id ? 'config' : req.id ? await logOwnerKind(db, req.id) : undefined;
     let owner;
-    if (req.id) {
-      await requirePermission(identity, principal, 'topologies', 'read');
-      owner = await findLogOwner(db, 'component', req.id);
-    } else if (req.config_id) {
-      await requirePermission(identity, principal, 'config_scrapers', 'read');
-      owner = await findLogOwner(db, 'config', req.config_id);
+    if (kind) {
+      await requirePermission(identity, principal, kind === 'component' ? 'topologies' : 'config_scrapers', 'read');
+      owner = await findLogOwner(db, kind, (req.config_id ?? req.id)!);
     }
     return c.json(await searchLogs(db, req, owner, { timeoutMs }));
   });

@@ -68,6 +68,17 @@ export async function findLogOwner(db: Queryable, kind: 'component' | 'config', 
   return { kind, name: rows[0].name, selectors };
 }
 
+/** Whether an id is a live component's or else a live catalog item's; a component when neither (its 404). */
+export async function logOwnerKind(db: Queryable, id: string): Promise<'component' | 'config'> {
+  if (!UUID.test(id)) return 'component';
+  const { rows } = await db.query<{ component: boolean; config: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM components WHERE id = $1 AND deleted_at IS NULL) AS component,
+            EXISTS (SELECT 1 FROM config_items WHERE id = $1 AND deleted_at IS NULL) AS config`,
+    [id],
+  );
+  return !rows[0]?.component && rows[0]?.config ? 'config' : 'component';
+}
+
 async function findBackend(db: Queryable, ref: string | null, type: LogBackendType | null): Promise<BackendRow> {
   const columns = 'id, name, namespace, spec';
   if (ref) {
