@@ -7,14 +7,8 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpsdeck, type Opsdeck } from '../src/app.js';
-import {
-  PRECOMPUTED_RANGES,
-  PRECOMPUTED_SUMMARY_SQL,
-  refreshSummary,
-  SummaryViews,
-  summarySqlFor,
-  summaryTail,
-} from '../src/health/summary.js';
+import { PRECOMPUTED_RANGES, PRECOMPUTED_SUMMARY_SQL, refreshSummary, summarySqlFor } from '../src/health/summary.js';
+import { SummaryViews, summaryTail } from '../src/health/summaryViews.js';
 import { rollupCheckStatuses } from '../src/health/rollup.js';
 import { recordResult } from '../src/health/store.js';
 import { createTestUser, type TestUser } from './helpers/auth.js';

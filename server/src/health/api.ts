@@ -14,15 +14,8 @@ import { parseDuration } from '../connections/duration.js';
 import { applyCanary, deleteCanary, healthWrites } from './store.js';
 import { acceptsGzip } from '../http/encoding.js';
 import { queueCheckRunOnAgent } from '../agents/checkRunRelay.js';
-import {
-  freshComputedAt,
-  gzipSummary,
-  precomputedRangeOf,
-  SUMMARY_HEAD,
-  SUMMARY_VIEW_MAX_AGE_MS,
-  summarySqlFor,
-  summaryTail,
-} from './summary.js';
+import { freshComputedAt, precomputedRangeOf, summarySqlFor } from './summary.js';
+import { gzipSummary, SUMMARY_HEAD, SUMMARY_VIEW_MAX_AGE_MS, summaryTail } from './summaryViews.js';
 
 interface Deps {
   db: Database;

@@ -3,10 +3,12 @@
 import os from 'node:os';
 import type { Database } from '../db/database.js';
 import { LeasedScheduler } from '../jobs/leasedScheduler.js';
+import type { LeaseHeartbeat } from '../jobs/heartbeat.js';
 import { releaseLease, tryLease } from '../jobs/leases.js';
 import type { Checker } from './checker.js';
 import { runCheck, type CanaryRow, type CheckRow, type RunOutcome } from './runner.js';
-import { SummaryRefresher, SummaryViews } from './summary.js';
+import { SummaryRefresher } from './summary.js';
+import { SummaryViews } from './summaryViews.js';
 import { afterEdit, CANARY_TABLE, healthEdits, planChecks, recordJob, recordResult, type DueCanary } from './store.js';
 
 export interface HealthEngineOptions {
@@ -16,8 +18,10 @@ export interface HealthEngineOptions {
   maxConcurrentCanaries?: number;
   /** Checks of one canary run at the same time. */
   maxConcurrentChecks?: number;
-  /** How long a claimed canary stays with this replica before another may take it. */
+  /** How long a claimed canary stays with this replica unless renewed (ignored with `leases`). */
   leaseMs?: number;
+  /** The replica's lease heartbeat (one for all engines); without it the engine keeps its own. */
+  leases?: LeaseHeartbeat;
 }
 
 export interface CheckRunResult {
@@ -58,8 +62,13 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
     super(
       db,
       { name: 'health', rowLabel: 'canary', table: CANARY_TABLE },
-      { pollMs: options.pollMs, maxConcurrent: options.maxConcurrentCanaries, leaseMs: options.leaseMs },
-      { pollMs: 1_000, maxConcurrent: 32, leaseMs: 120_000 },
+      {
+        pollMs: options.pollMs,
+        maxConcurrent: options.maxConcurrentCanaries,
+        leaseMs: options.leaseMs,
+        leases: options.leases,
+      },
+      { pollMs: 1_000, maxConcurrent: 32 },
     );
     this.maxChecks = options.maxConcurrentChecks ?? 8;
     this.summaryViews = new SummaryViews(db, healthEdits);
@@ -83,8 +92,8 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
   }
 
   /** One run of a canary leased by this replica: every check, then the next run planned. */
-  run(canary: DueCanary, scheduled: boolean): Promise<void> {
-    return this.runCanary(canary, scheduled);
+  run(canary: DueCanary, scheduled: boolean, signal: AbortSignal): Promise<void> {
+    return this.runCanary(canary, scheduled, signal);
   }
 
   private async checksOf(canaryId: string): Promise<CheckRow[]> {
@@ -95,7 +104,13 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
     return rows;
   }
 
-  private async runOne(check: CheckRow, canary: CanaryRow, at: Date): Promise<RunOutcome> {
+  /** Runs one check and records it; undefined (nothing recorded) when the lease was lost meanwhile. */
+  private async runOne(
+    check: CheckRow,
+    canary: CanaryRow,
+    at: Date,
+    signal?: AbortSignal,
+  ): Promise<RunOutcome | undefined> {
     const checker = this.checkers.get(check.type);
     const outcome: RunOutcome = checker
       ? await runCheck(checker, check, canary, this.db)
@@ -110,6 +125,7 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
           },
           transformed: [],
         };
+    if (signal?.aborted) return undefined;
     await recordResult(this.db, check.id, outcome.result, at);
     this.onResult?.(check, canary, outcome.result);
     for (const t of outcome.transformed) {
@@ -134,7 +150,7 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
     return outcome;
   }
 
-  private async runCanary(canary: DueCanary, scheduled: boolean): Promise<void> {
+  private async runCanary(canary: DueCanary, scheduled: boolean, signal: AbortSignal): Promise<void> {
     const startedAt = new Date();
     let passed = 0;
     let failed = 0;
@@ -142,7 +158,11 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
     try {
       const checks = await this.checksOf(canary.id);
       await pool(checks, this.maxChecks, async (check) => {
-        const { result } = await this.runOne(check, canary, new Date());
+        // Lease lost (this replica stalled past it, another took the canary over): stop here.
+        if (signal.aborted) return;
+        const outcome = await this.runOne(check, canary, new Date(), signal);
+        if (!outcome) return;
+        const { result } = outcome;
         if (result.pass) passed++;
         else {
           failed++;
@@ -150,8 +170,9 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
         }
       });
     } finally {
+      if (signal.aborted) errors.push(`stopped: ${(signal.reason as Error).message}`);
       await this.finish(canary, startedAt, scheduled);
-      await planChecks(this.db, canary.id);
+      if (!signal.aborted) await planChecks(this.db, canary.id);
       await recordJob(
         this.db,
         {
@@ -187,14 +208,19 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
     );
     const row = rows[0];
     if (!row) return 'not-found';
+    const since = Date.now();
     const leased = await tryLease<DueCanary>(this.db, CANARY_TABLE, row.canary_id, this.owner, this.leaseMs);
     if (typeof leased === 'string') return leased;
+    const { signal } = this.hold(row.canary_id, since);
     try {
-      const { result } = await this.runOne(
+      const outcome = await this.runOne(
         row,
         { id: row.canary_id, name: row.canary_name, namespace: row.namespace, labels: row.labels },
         new Date(),
+        signal,
       );
+      if (!outcome) return 'busy'; // the lease was lost: another replica runs the canary now
+      const { result } = outcome;
       return {
         checkId: row.id,
         pass: result.pass,
@@ -204,6 +230,7 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
         error: result.error,
       };
     } finally {
+      this.unhold(row.canary_id);
       await releaseLease(this.db, CANARY_TABLE, row.canary_id, this.owner);
     }
   }

@@ -1,0 +1,308 @@
+// The answers of the precomputed ranges as this replica keeps them: the items of each range
+// (SummaryItems, rebuilt only for the checks that changed) and the unfiltered answer of each range
+// (SummaryViews, kept up to date in the background while someone asks for it), with the gzip of
+// an answer made once per update. The figures themselves are summary.ts's.
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { Queryable } from '../db/database.js';
+import { logger } from '../log.js';
+import {
+  CHANGED_CHECKS_SQL,
+  freshComputedAt,
+  PRECOMPUTED_ITEMS_SQL,
+  PRECOMPUTED_RANGES,
+  SUMMARY_CHECKS_SQL,
+  type PrecomputedRange,
+} from './summary.js';
+
+const log = logger('health');
+
+interface CachedItem {
+  v: string;
+  k: string;
+  /** The item's JSON, encoded once: an answer is these bytes joined. */
+  json: Buffer;
+}
+
+const COMMA = Buffer.from(',');
+const OPEN = Buffer.from('[');
+const CLOSE = Buffer.from(']');
+
+interface CachedRange {
+  asOf: number;
+  items: Map<string, CachedItem>;
+  /** The ids of every live check in order, and where to look for changes from (unfiltered answers). */
+  order?: string[];
+  since?: Date;
+}
+
+/**
+ * The items of the precomputed summaries this replica served, by range. An unfiltered answer asks
+ * the database only for the checks changed since the previous one and rebuilds their items (all of
+ * them after a refresh, or the order when checks were added, removed or renamed); a label-filtered
+ * one reads the order of its checks and rebuilds the items that changed.
+ */
+export class SummaryItems {
+  private ranges = new Map<string, CachedRange>();
+
+  constructor(private readonly db: Queryable) {}
+
+  /**
+   * The JSON array of the range's items (for the checks matching `labels`) as the byte chunks to
+   * send one after another, and how many items were rebuilt.
+   */
+  async answer(
+    range: PrecomputedRange,
+    asOf: Date,
+    labels: string | null,
+  ): Promise<{ chunks: Buffer[]; rebuilt: number }> {
+    let cached = this.ranges.get(range.key);
+    if (!cached || cached.asOf !== asOf.getTime()) {
+      cached = { asOf: asOf.getTime(), items: new Map() };
+      this.ranges.set(range.key, cached);
+    }
+    const { items } = cached;
+    type Row = { id: string; v: string; k: string; next: Date };
+    let order: string[];
+    let stale: Row[];
+    if (labels !== null) {
+      const { rows } = await this.db.query<Row>(SUMMARY_CHECKS_SQL, [labels]);
+      order = rows.map((r) => r.id);
+      stale = rows.filter((r) => items.get(r.id)?.v !== r.v);
+    } else {
+      let changed: Array<Row & { live: boolean | null }> | undefined;
+      if (cached.order && cached.since) {
+        const { rows } = await this.db.query<Row & { live: boolean | null }>(CHANGED_CHECKS_SQL, [cached.since]);
+        cached.since = rows[0]!.next;
+        changed = rows.filter((r) => r.id !== null);
+        // A check added, removed or renamed changes the order: read it again.
+        const moved = changed.some((r) => (r.live ? items.get(r.id)?.k !== r.k : items.has(r.id)));
+        if (moved) changed = undefined;
+      }
+      if (changed) {
+        order = cached.order!;
+        stale = changed.filter((r) => r.live && items.get(r.id)?.v !== r.v);
+      } else {
+        const { rows } = await this.db.query<Row>(SUMMARY_CHECKS_SQL, [null]);
+        order = cached.order = rows.map((r) => r.id);
+        if (rows[0]) cached.since = rows[0].next;
+        stale = rows.filter((r) => items.get(r.id)?.v !== r.v);
+        if (items.size > order.length) {
+          const live = new Set(order);
+          for (const id of items.keys()) if (!live.has(id)) items.delete(id);
+        }
+      }
+    }
+    if (stale.length) {
+      const { rows } = await this.db.query<{ id: string; json: string }>(PRECOMPUTED_ITEMS_SQL, [
+        range.key,
+        asOf,
+        stale.map((r) => r.id),
+      ]);
+      const json = new Map(rows.map((r) => [r.id, r.json]));
+      for (const r of stale) {
+        const j = json.get(r.id);
+        if (j) items.set(r.id, { v: r.v, k: r.k, json: Buffer.from(j) });
+      }
+    }
+    const chunks: Buffer[] = [OPEN];
+    for (const id of order) {
+      const it = items.get(id);
+      if (!it) continue;
+      if (chunks.length > 1) chunks.push(COMMA);
+      chunks.push(it.json);
+    }
+    chunks.push(CLOSE);
+    return { chunks, rebuilt: stale.length };
+  }
+}
+
+/** The unfiltered answer of a precomputed range as this replica keeps it (see SummaryViews). */
+export interface SummaryView {
+  /** When the range's figures were computed. */
+  asOf: Date;
+  /**
+   * The answer up to its last key, ready to send: `{"runnerName":…,"checks_summary":[…]`; a request
+   * adds `,"duration":N}` (see summaryTail).
+   */
+  body: Buffer;
+  /**
+   * The same compressed (see gzipSummary): made as soon as the view is built while clients that
+   * accept gzip ask for it, else on first use.
+   */
+  deflated?: Promise<DeflatedPrefix>;
+  /** When it was brought up to date (it holds what was committed by then), and the edits it includes. */
+  at: number;
+  edits: number;
+  /** How many items that update rebuilt. */
+  rebuilt: number;
+}
+
+/** A request is answered from a view at most this old (unless it asks for less: Cache-Control max-age). */
+export const SUMMARY_VIEW_MAX_AGE_MS = 5_000;
+/** How often a view is brought up to date in the background while someone asks for it. */
+export const SUMMARY_VIEW_EVERY_MS = 2_000;
+/** A view nobody asked for in this long is no longer kept up to date (it is updated on the next request). */
+export const SUMMARY_VIEW_IDLE_MS = 5 * 60_000;
+
+interface ViewState {
+  view?: SummaryView;
+  /** When a client that accepts gzip last asked (unset: never). */
+  gzipRequested?: number;
+  pending?: { edits: number; done: Promise<SummaryView | undefined> };
+  requested: number;
+}
+
+/**
+ * The unfiltered answers of the precomputed ranges, kept up to date in the background (every
+ * SUMMARY_VIEW_EVERY_MS, from the checks changed since, while the range was asked for in the last
+ * SUMMARY_VIEW_IDLE_MS), so a dashboard's poll is answered from memory: at most
+ * SUMMARY_VIEW_MAX_AGE_MS behind the database, and never behind an edit made through this process
+ * (`edits`: canaries applied or deleted, checks run now). The scheduled runs of the engines show
+ * within one update.
+ */
+export class SummaryViews {
+  private states = new Map<string, ViewState>();
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  private readonly everyMs: number;
+  private readonly idleMs: number;
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly edits: () => number,
+    options: { everyMs?: number; idleMs?: number } = {},
+    readonly items = new SummaryItems(db),
+  ) {
+    this.everyMs = options.everyMs ?? SUMMARY_VIEW_EVERY_MS;
+    this.idleMs = options.idleMs ?? SUMMARY_VIEW_IDLE_MS;
+  }
+
+  /**
+   * The range's answer, younger than `maxAgeMs` (0: brought up to date now) and with every edit of
+   * this process; undefined when its figures are not fresh (the caller computes the summary on
+   * request then). `gzip`: the caller will send it compressed (so the next updates compress ahead
+   * of the requests).
+   */
+  async get(
+    range: PrecomputedRange,
+    maxAgeMs = SUMMARY_VIEW_MAX_AGE_MS,
+    gzip = false,
+  ): Promise<SummaryView | undefined> {
+    const state = this.state(range);
+    state.requested = Date.now();
+    if (gzip) state.gzipRequested = state.requested;
+    this.schedule();
+    const { view } = state;
+    if (view && Date.now() - view.at < maxAgeMs && view.edits === this.edits()) return view;
+    return this.update(range);
+  }
+
+  /** After a refresh of the range's figures: rebuilds its view now if someone is watching it. */
+  refreshed(range: PrecomputedRange): void {
+    const state = this.states.get(range.key);
+    if (state && !this.closed && Date.now() - state.requested < this.idleMs) this.background(range);
+  }
+
+  /** Stops the background updates and waits for the one under way. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await Promise.allSettled([...this.states.values()].map((s) => s.pending?.done));
+  }
+
+  private state(range: PrecomputedRange): ViewState {
+    let state = this.states.get(range.key);
+    if (!state) this.states.set(range.key, (state = { requested: 0 }));
+    return state;
+  }
+
+  /** One update at a time per range; a caller that needs a later edit waits for a new one. */
+  private async update(range: PrecomputedRange): Promise<SummaryView | undefined> {
+    const state = this.state(range);
+    const edits = this.edits();
+    while (state.pending) {
+      if (state.pending.edits === edits) return state.pending.done;
+      await state.pending.done.catch(() => undefined);
+    }
+    const at = Date.now();
+    const pending: NonNullable<ViewState['pending']> = { edits, done: Promise.resolve(undefined) };
+    pending.done = (async () => {
+      const asOf = await freshComputedAt(this.db, range);
+      if (!asOf) {
+        state.view = undefined;
+        return undefined;
+      }
+      const { chunks, rebuilt } = await this.items.answer(range, asOf, null);
+      const view: SummaryView = { asOf, body: Buffer.concat([SUMMARY_HEAD, ...chunks]), at, edits, rebuilt };
+      if (Date.now() - (state.gzipRequested ?? -Infinity) < this.idleMs) deflateView(view).catch(() => undefined);
+      state.view = view;
+      return view;
+    })().finally(() => {
+      if (state.pending === pending) state.pending = undefined;
+    });
+    state.pending = pending;
+    return pending.done;
+  }
+
+  private background(range: PrecomputedRange): void {
+    this.update(range).catch((e: unknown) => log.error(`health summary ${range.key}: ${(e as Error).message}`));
+  }
+
+  private schedule(): void {
+    if (this.timer || this.closed) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (this.closed) return;
+      const now = Date.now();
+      let watched = false;
+      for (const range of PRECOMPUTED_RANGES) {
+        const state = this.states.get(range.key);
+        if (!state || now - state.requested >= this.idleMs) continue;
+        watched = true;
+        if (!state.pending && (!state.view || now - state.view.at >= this.everyMs - 100)) this.background(range);
+      }
+      if (watched) this.schedule();
+    }, this.everyMs);
+    this.timer.unref();
+  }
+}
+
+/** How every summary answer starts; `duration` comes last, once the request's time is known. */
+export const SUMMARY_HEAD = Buffer.from('{"runnerName":"local","checks_summary":');
+/** The end of a summary answer that took `ms`. */
+export const summaryTail = (ms: number) => Buffer.from(`,"duration":${Math.round(ms)}}`);
+
+/** The raw deflate of an answer's constant part (sync-flushed, so more can follow), its CRC-32 and length. */
+export interface DeflatedPrefix {
+  data: Buffer;
+  crc: number;
+  length: number;
+}
+
+const deflateRaw = promisify(zlib.deflateRaw);
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+
+/** The view's constant part deflated (once). */
+function deflateView(view: SummaryView): Promise<DeflatedPrefix> {
+  view.deflated ??= deflateRaw(view.body, { level: 1, finishFlush: zlib.constants.Z_SYNC_FLUSH }).then((data) => ({
+    data,
+    crc: zlib.crc32(view.body),
+    length: view.body.length,
+  }));
+  return view.deflated;
+}
+
+/**
+ * A view's answer as one gzip member without compressing its bulk again per request: the view's
+ * constant part is deflated once (level 1, on the thread pool) and ends on a byte boundary without
+ * the final flag; the request's tail is a final block of its own, and the CRC-32 continues over it.
+ */
+export async function gzipSummary(view: SummaryView, tail: Buffer) {
+  const prefix = await deflateView(view);
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(zlib.crc32(tail, prefix.crc), 0);
+  trailer.writeUInt32LE((prefix.length + tail.length) % 2 ** 32, 4);
+  return Buffer.concat([GZIP_HEADER, prefix.data, zlib.deflateRawSync(tail), trailer]);
+}
