@@ -24,7 +24,9 @@ import { playbookRoutes } from '../playbooks/api.js';
 import { artifactRoutes } from '../playbooks/actionsApi.js';
 import { ApiError } from '../rest/errors.js';
 import { restRoutes } from '../rest/handler.js';
-import type { WriteGuard } from '../rest/writeGuards.js';
+import { createdElsewhere, type WriteGuard } from '../rest/writeGuards.js';
+import { incidentRuleWriteGuard } from '../incidents/writeGuard.js';
+import { agentWriteGuard } from '../agents/writeGuard.js';
 import { topologyRoutes } from '../topology/api.js';
 import { snapshotRoutes } from '../topology/snapshot.js';
 import { maintenanceOccurrences } from '../maintenance/windows.js';
@@ -158,6 +160,9 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
         ['logging_backends', loggingBackendWriteGuard],
         ['status_pages', statusPageWriteGuard],
         ['maintenance_windows', maintenanceWriteGuard],
+        ['incident_rules', incidentRuleWriteGuard],
+        ['agents', agentWriteGuard],
+        ['access_tokens', createdElsewhere('access_tokens', 'POST /api/tokens (revoke: DELETE /api/tokens/{id})')],
         ...notificationWriteGuards(),
         ...Object.entries(resourceWrites).map(([table, w]) => [table, w.guard] as const),
       ]),

@@ -79,7 +79,7 @@ const softDelete = (row: Row) =>
   row.deleted_at !== null;
 
 export function resourceWriteGuard<Def extends StoredResource>(w: ResourceTableWrites<Def>): WriteGuard {
-  return async ({ method, rows, query, db }) => {
+  return async ({ method, rows, query, db, rollback }) => {
     if (method === 'POST') {
       const out: Row[] = [];
       for (const row of rows) {
@@ -102,9 +102,9 @@ export function resourceWriteGuard<Def extends StoredResource>(w: ResourceTableW
         throw new ApiError(403, 'READ_ONLY_SOURCE', `this ${w.noun} comes from an agent: change it there`);
     const change = rows[0] ?? {};
     // A soft delete is the delete endpoint's (the row and its dependents, in its transaction); the
-    // write then marks a row already marked.
+    // write then marks a row already marked. A dry run (tx=rollback) only runs the write, rolled back.
     if (softDelete(change)) {
-      for (const id of ids) await w.remove(id);
+      if (!rollback) for (const id of ids) await w.remove(id);
       return rows;
     }
     if (change.deleted_at !== undefined && change.deleted_at !== null)

@@ -52,9 +52,11 @@ export function restRoutes<E extends Env = Env>(ctx: AppContext, hooks: RestHook
         await hooks.authorize?.(c, [{ resource: relation.writeResource ?? relation.resource, action: 'write' }]);
         const parsed = bodyRows(req.body);
         if (parsed) {
-          const rows = await guard({ method, rows: parsed.rows, query: [...url.searchParams.entries()], db: ctx.db });
+          const query = [...url.searchParams.entries()];
+          const rollback = req.prefer.tx === 'rollback';
+          const rows = await guard({ method, rows: parsed.rows, query, db: ctx.db, rollback });
           req.body = JSON.stringify(parsed.array ? rows : rows[0]);
-          guarded = { method, rows, query: [...url.searchParams.entries()], db: ctx.db };
+          guarded = { method, rows, query, db: ctx.db, rollback };
         }
       }
       // Secret columns are sealed before they reach the database (encryption at rest).

@@ -15,6 +15,8 @@ export interface WriteGuardInput {
   /** The request's query parameters (filters of a PATCH, on_conflict...). */
   query: [string, string][];
   db: Queryable;
+  /** `Prefer: tx=rollback`: the write is a dry run, so a guard must change nothing itself. */
+  rollback?: boolean;
 }
 
 export type WriteGuard = (input: WriteGuardInput) => Promise<Record<string, unknown>[]>;
@@ -83,4 +85,19 @@ export function refuseRows(code: string, details: FieldProblem[]): never {
 export function refuseReadOnlySource(stored: Row, what: string): void {
   if (present(stored.source) && stored.source !== 'UI')
     throw new ApiError(403, 'READ_ONLY_SOURCE', `This ${what} came from ${String(stored.source)}: change it there`);
+}
+
+/**
+ * A relation whose rows only an endpoint can create (it makes more than the row: a token, a
+ * person...): POST/PUT answer 405 naming that endpoint; PATCHes of the columns in `fixed` too.
+ */
+export function createdElsewhere(relation: string, endpoint: string, fixed: readonly string[] = []): WriteGuard {
+  const refuse = (what: string): never => {
+    throw new ApiError(405, '55000', `cannot ${what} "${relation}" here: use ${endpoint}`);
+  };
+  return async ({ method, rows }) => {
+    if (method !== 'PATCH') refuse(`insert into relation`);
+    for (const row of rows) for (const column of fixed) if (column in row) refuse(`change ${column} of`);
+    return rows;
+  };
 }
