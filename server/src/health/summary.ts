@@ -6,6 +6,7 @@ import os from 'node:os';
 import type { Database, Queryable } from '../db/database.js';
 import { logger } from '../log.js';
 import { parseDuration } from '../connections/duration.js';
+import { statsFor } from './summaryStats.js';
 
 const log = logger('health');
 
@@ -38,67 +39,6 @@ WHERE c.deleted_at IS NULL AND ca.deleted_at IS NULL
 const summaryOutput = (labels: string) => `
 SELECT coalesce(json_agg(x ORDER BY ca.name, c.name, c.id), '[]')::text AS checks${LIVE_CHECKS}
 LEFT JOIN s ON s.check_id = c.id${ITEM}${labelFilter(labels)}`;
-
-/** Short ranges ($1 start, $2 end): exact figures from the raw statuses. */
-const RAW_STATS = `s AS (
-  SELECT check_id,
-    count(*) FILTER (WHERE status) AS passed, count(*) FILTER (WHERE NOT status) AS failed,
-    max(time) FILTER (WHERE status) AS last_pass, max(time) FILTER (WHERE NOT status) AS last_fail,
-    percentile_disc(0.95) WITHIN GROUP (ORDER BY duration) AS p95,
-    percentile_disc(0.97) WITHIN GROUP (ORDER BY duration) AS p97,
-    percentile_disc(0.99) WITHIN GROUP (ORDER BY duration) AS p99,
-    round(avg(duration) FILTER (WHERE time > now() - interval '1 hour')) AS rolling1h
-  FROM check_statuses WHERE time >= $1 AND time <= $2 GROUP BY check_id
-)`;
-
-/**
- * Long ranges ($1 start, $2 end): the roll-ups (`table`, whole hours or days: the first one is
- * counted whole) up to the last roll-up, and the raw statuses since. Uptime counts and the last pass
- * and failure are exact; the latency percentiles are the run-weighted mean of the hourly (daily)
- * percentiles, an approximation; rolling1h is the mean duration since the start of the previous hour.
- */
-const rollupStats = (table: 'check_statuses_1h' | 'check_statuses_1d', unit: 'hour' | 'day') => `mark AS (
-  SELECT coalesce((SELECT rolled_at FROM check_statuses_rollup_mark), '-infinity'::timestamptz) AS at
-),
-parts AS (
-  SELECT check_id, created_at AS time, total, passed, failed, last_pass, last_fail, duration_avg,
-         coalesce(duration_p95, duration_avg) AS p95, coalesce(duration_p97, duration_avg) AS p97,
-         coalesce(duration_p99, duration_avg) AS p99
-  FROM ${table}
-  WHERE created_at >= date_trunc('${unit}', $1::timestamptz) AND created_at <= $2 AND created_at < (SELECT at FROM mark)
-  UNION ALL
-  SELECT check_id, time, 1, status::int, (NOT status)::int, CASE WHEN status THEN time END,
-         CASE WHEN NOT status THEN time END, duration, duration, duration, duration
-  FROM check_statuses WHERE time >= greatest($1::timestamptz, (SELECT at FROM mark)) AND time <= $2
-),
-recent AS (
-  SELECT check_id, sum(duration_avg::bigint * total) AS d, sum(total) AS n FROM check_statuses_1h
-  WHERE created_at >= date_trunc('hour', now() - interval '1 hour') AND created_at < (SELECT at FROM mark)
-  GROUP BY check_id
-  UNION ALL
-  SELECT check_id, sum(duration), count(*) FROM check_statuses
-  WHERE time >= greatest(now() - interval '1 hour', (SELECT at FROM mark)) GROUP BY check_id
-),
-r AS (SELECT check_id, round(sum(d) / nullif(sum(n), 0)) AS rolling1h FROM recent GROUP BY check_id),
-t AS (
-  SELECT check_id, sum(passed) AS passed, sum(failed) AS failed, max(last_pass) AS last_pass, max(last_fail) AS last_fail,
-         round(sum(p95::bigint * total) / nullif(sum(total), 0)) AS p95,
-         round(sum(p97::bigint * total) / nullif(sum(total), 0)) AS p97,
-         round(sum(p99::bigint * total) / nullif(sum(total), 0)) AS p99
-  FROM parts GROUP BY check_id
-),
-s AS (SELECT t.*, r.rolling1h FROM t LEFT JOIN r USING (check_id))`;
-
-/** Up to this range the summary reads raw statuses; up to SUMMARY_HOURLY_UP_TO_MS hourly roll-ups; then daily. */
-export const SUMMARY_RAW_UP_TO_MS = 6 * 3_600_000;
-export const SUMMARY_HOURLY_UP_TO_MS = 3 * 86_400_000;
-const HOURLY_STATS = rollupStats('check_statuses_1h', 'hour');
-const DAILY_STATS = rollupStats('check_statuses_1d', 'day');
-
-function statsFor(start: Date, end: Date): string {
-  const ms = end.getTime() - start.getTime();
-  return ms <= SUMMARY_RAW_UP_TO_MS ? RAW_STATS : ms <= SUMMARY_HOURLY_UP_TO_MS ? HOURLY_STATS : DAILY_STATS;
-}
 
 /** The summary query for a range, computed now: $1 start, $2 end, $3 the label filter. */
 export function summarySqlFor(start: Date, end: Date): string {
