@@ -99,20 +99,53 @@ function removePath(config: unknown, path: string) {
 function maskPath(config: unknown, path: string, value: string) {
   for (const { parent, key } of pointerMatches(path, config)) {
     const current = (parent as Record<string | number, unknown>)[key];
-    (parent as Record<string | number, unknown>)[key] =
-      value === 'md5sum'
-        ? crypto
-            .createHash('md5')
-            .update(typeof current === 'string' ? current : JSON.stringify(current))
-            .digest('hex')
-        : value;
+    (parent as Record<string | number, unknown>)[key] = value === 'md5sum' ? md5sum(current) : value;
   }
+}
+
+/** config-db's md5sum: of text as it is, of anything else as JSON (keys sorted, indented 2, nulls left out). */
+export function md5sum(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(sortedWithoutNulls(value), null, 2);
+  return crypto
+    .createHash('md5')
+    .update(text ?? 'null')
+    .digest('hex');
+}
+
+function sortedWithoutNulls(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortedWithoutNulls);
+  if (!isObject(v)) return v;
+  return Object.fromEntries(
+    Object.keys(v)
+      .sort()
+      .filter((k) => v[k] !== null && v[k] !== undefined)
+      .map((k) => [k, sortedWithoutNulls(v[k])]),
+  );
+}
+
+/** A JSONPath as config-db reads it: `$.a`, `.a` and `a` are all the root's field a. */
+export function rootedPath(path: string): string {
+  if (path.startsWith('$')) return path;
+  return path.startsWith('.') || path.startsWith('[') ? `$${path}` : `$.${path}`;
+}
+
+/**
+ * config-db's type match (collections.MatchItems): `*` wildcards, `!` negations; a value matches
+ * when no negation matches and (there are only negations, or a pattern matches).
+ */
+export function matchesTypes(value: string, patterns: string[]): boolean {
+  const glob = (p: string) =>
+    new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(value);
+  const negative = patterns.filter((p) => p.startsWith('!')).map((p) => p.slice(1));
+  const positive = patterns.filter((p) => !p.startsWith('!'));
+  if (negative.some(glob)) return false;
+  return positive.length === 0 || positive.some(glob);
 }
 
 /** The parent container and key of every match (last index first, so removals keep indexes valid). */
 function pointerMatches(path: string, data: unknown): { parent: unknown; key: string | number }[] {
   const results = JSONPath({
-    path: path.startsWith('$') ? path : `$.${path}`,
+    path: rootedPath(path),
     json: data as null,
     resultType: 'all',
     eval: 'safe',
@@ -222,11 +255,26 @@ async function toItems(spec: BaseScraperSpec, doc: RawDocument, part: unknown, l
     const configClass = lookupField(spec.class, config) ?? doc.defaults?.class ?? type;
     for (const ex of t?.exclude ?? []) {
       const rule = typeof ex === 'string' ? { jsonpath: ex } : ex;
-      if ('types' in rule && rule.types && !rule.types.includes(type)) continue;
+      if ('types' in rule && rule.types?.length && !matchesTypes(type, rule.types)) continue;
       removePath(config, rule.jsonpath);
     }
+    // A mask's selector sees config-db's item map (config, id, name, config_type, config_class,
+    // labels, tags) and the config's fields; one that fails (a missing field) does not match.
     for (const m of t?.mask ?? []) {
-      if (m.selector && evaluateCel(m.selector, { ...(isObject(config) ? config : {}), config }) !== true) continue;
+      if (m.selector) {
+        const vars = {
+          ...(isObject(config) ? config : {}),
+          ...{ config, id: externalId, name, config_type: type, config_class: configClass },
+          ...{ labels: spec.labels ?? {}, tags: spec.tags ?? {}, format: doc.format ?? 'json', source: label },
+        };
+        let selected: unknown = false;
+        try {
+          selected = evaluateCel(m.selector, vars);
+        } catch {
+          selected = false;
+        }
+        if (selected !== true) continue;
+      }
       maskPath(config, m.jsonpath, m.value);
     }
     const meta = isObject(config) && isObject(config.metadata) ? config.metadata : undefined;

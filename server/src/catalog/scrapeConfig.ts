@@ -24,6 +24,7 @@ import {
 } from '../resources/yaml.js';
 import { compileCel } from '../expr/index.js';
 import { scraperLogsProblems } from './logs.js';
+import { checkEntryScripts } from './scriptChecks.js';
 import type { BaseScraperSpec, Scraper } from './scraper.js';
 
 export const SCRAPE_CONFIG_API_VERSION = 'configs.flanksource.com/v1';
@@ -140,7 +141,7 @@ export function parseScrapeConfig(
       const path = ['spec', key, index];
       try {
         const parsed = validate({ data: entry, locate: doc.locate }, scraper.schema, path) as BaseScraperSpec;
-        checkScripts(parsed, path, error);
+        checkEntryScripts(parsed, path, error);
         scraperLogsProblems(parsed.logs, [...path, 'logs'], error);
         entries.push({ type: key, index, spec: parsed });
       } catch (e) {
@@ -184,25 +185,6 @@ function celProblem(expr: string): string | undefined {
   } catch (e) {
     return (e as Error).message;
   }
-}
-
-/** CEL in transforms and relationship filters is compiled at apply time, so a typo fails there. */
-function checkScripts(spec: BaseScraperSpec, path: Path, error: (p: Path, m: string) => void) {
-  const t = spec.transform;
-  if (!t) return;
-  const expr = t.script?.expr ?? t.expr;
-  if (expr) {
-    const problem = celProblem(expr);
-    if (problem) error([...path, 'transform', ...(t.script?.expr ? ['script'] : []), 'expr'], problem);
-  }
-  t.mask?.forEach((m, i) => {
-    const problem = m.selector ? celProblem(m.selector) : undefined;
-    if (problem) error([...path, 'transform', 'mask', i, 'selector'], problem);
-  });
-  t.relationship?.forEach((r, i) => {
-    const problem = r.filter ? celProblem(r.filter) : undefined;
-    if (problem) error([...path, 'transform', 'relationship', i, 'filter'], problem);
-  });
 }
 
 /** Parses a stored resource (no positions: it was valid when applied). */

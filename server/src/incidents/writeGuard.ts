@@ -18,8 +18,6 @@ import { UUID } from '../resources/routes.js';
 import { resourceErrorBody } from '../resources/yaml.js';
 import { parseIncidentRule } from './rules.js';
 
-type Row = Record<string, unknown>;
-
 const ENDPOINT = 'POST /api/incidents/rules';
 const invalid = (message: string) => new ApiError(400, 'INVALID_RESOURCE', message);
 

@@ -1,13 +1,15 @@
-// Text a scraper read (a file, a response body, a script's output) as documents: JSON, YAML
-// (several documents separated by ---) or plain text kept as {content}.
+// Text a scraper read (a file, a response body, a script's output) as documents, by `format` as
+// config-db reads them: `json`, `yaml` (several documents separated by ---; also `yml`), none (JSON
+// tried before YAML), `properties` (an object of the keys, see properties.ts), and any other format
+// (`text`, `ini`, `toml`, `xml`...) kept as written: {format, content}.
 import { parseAllDocuments } from 'yaml';
-
-export type TextFormat = 'json' | 'yaml' | 'text';
+import { parseProperties } from './properties.js';
 
 /** The documents in `text`; `format` forces one, otherwise JSON is tried before YAML. */
 export function parseText(text: string, format?: string): { docs: unknown[]; format: 'json' | 'yaml' } {
   const f = format?.toLowerCase();
-  if (f === 'text' || f === 'txt' || f === 'properties') return { docs: [{ content: text }], format: 'json' };
+  if (f === 'properties') return { docs: [parseProperties(text)], format: 'json' };
+  if (f && !['json', 'yaml', 'yml'].includes(f)) return { docs: [{ format, content: text }], format: 'json' };
   if (f !== 'yaml' && f !== 'yml') {
     const trimmed = text.trim();
     if (f === 'json' || trimmed.startsWith('{') || trimmed.startsWith('[')) {
