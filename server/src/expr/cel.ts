@@ -29,23 +29,23 @@
 import {
   Environment,
   EvaluationError,
-  Optional,
   ParseError,
   TypeError as CelTypeError,
   type ParseResult,
 } from '@marcbachmann/cel-js';
-import { UnsignedInt } from '@marcbachmann/cel-js/evaluator';
-import { CelDuration, durationToNanos, isDuration, parseDuration } from './duration.js';
+import { CEL_NAMESPACES, registerCelExtensions } from './celFunctions.js';
+import { fromCelValue, guard, toCelDuration, toCelValue } from './celValues.js';
+import { CelDuration, durationToNanos, parseDuration } from './duration.js';
 import { ExpressionError, errorAt, messageOf } from './errors.js';
 import { LruCache } from './lru.js';
-import { isPlainObject, toJsonText } from './values.js';
+import { toJsonText } from './values.js';
+
+export { fromCelValue, toCelValue } from './celValues.js';
 
 /** Longest expression accepted (characters). */
 export const CEL_MAX_EXPRESSION_LENGTH = 10 * 1024;
 /** Compiled expressions kept in memory. */
 export const CEL_CACHE_SIZE = 1000;
-/** Deepest nesting of variables accepted (guards against cyclic objects). */
-const MAX_VALUE_DEPTH = 200;
 
 const DURATION = 'google.protobuf.Duration';
 const TIMESTAMP = 'google.protobuf.Timestamp';
@@ -77,6 +77,9 @@ function createEnvironment(): Environment {
     }),
   );
   env.registerFunction(`now(): ${TIMESTAMP}`, () => new Date());
+  // Standard CEL conversions cel-js lacks: RFC 3339 text, and seconds as "3600s".
+  env.registerFunction(`string(${TIMESTAMP}): string`, (time: Date) => time.toISOString());
+  env.registerFunction(`string(${DURATION}): string`, (d: CelDuration) => `${Number(durationToNanos(d)) / 1e9}s`);
   env.registerFunction('toJSON(dyn): string', (value: unknown) => toJsonText(fromCelValue(value)));
   env.registerFunction('dyn.toJSON(): string', (value: unknown) => toJsonText(fromCelValue(value)));
   env.registerFunction(
@@ -87,6 +90,8 @@ function createEnvironment(): Environment {
     'string.JSON(): dyn',
     guard((text: string) => toCelValue(parseJson(text, 'JSON'))),
   );
+
+  registerCelExtensions(env);
 
   // Mixed int/double arithmetic (JSON numbers are doubles in Go but often integral here).
   const toNumber = (value: bigint | number): number => Number(value);
@@ -126,27 +131,6 @@ function createEnvironment(): Environment {
   return env;
 }
 
-/**
- * Rethrow a function's error as a cel-js EvaluationError: cel-js then attaches the call's
- * position, so the message points at the call.
- */
-function guard<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
-  return (...args: A) => {
-    try {
-      return fn(...args);
-    } catch (error) {
-      throw new EvaluationError(messageOf(error), undefined, error);
-    }
-  };
-}
-
-/** cel-js recognises durations by their exact class, so hand it the base class. */
-function toCelDuration(duration: CelDuration): CelDuration {
-  if (duration.constructor === CelDuration) return duration;
-  const nanos = durationToNanos(duration);
-  return new CelDuration(nanos / 1_000_000_000n, Number(nanos % 1_000_000_000n));
-}
-
 function parseJson(text: string, fn: string): unknown {
   try {
     return JSON.parse(text) as unknown;
@@ -156,6 +140,11 @@ function parseJson(text: string, fn: string): unknown {
 }
 
 const environment = createEnvironment();
+
+/** The shared environment (read its definitions; do not register on it). */
+export function celEnvironment(): Environment {
+  return environment;
+}
 const cache = new LruCache<string, ParseResult>(CEL_CACHE_SIZE);
 
 /**
@@ -217,9 +206,17 @@ function celError(error: unknown, expr: string): ExpressionError {
         : error instanceof CelTypeError
           ? 'CEL type error'
           : 'CEL evaluation error';
-    return errorAt('cel', what, error.summary || firstLine(error.message), expr, error.range?.start, error);
+    const detail = namespaceNames(error.summary || firstLine(error.message));
+    return errorAt('cel', what, detail, expr, error.range?.start, error);
   }
   return errorAt('cel', 'CEL evaluation error', messageOf(error), expr, undefined, error);
+}
+
+/** cel-js names a namespace by its type ("MathNamespace.foo(int)"): show "math.foo(int)". */
+function namespaceNames(text: string): string {
+  let out = text;
+  for (const [ns, type] of CEL_NAMESPACES) out = out.split(`${type}.`).join(`${ns}.`);
+  return out;
 }
 
 function firstLine(text: string): string {
@@ -234,56 +231,4 @@ function toCelContext(vars: Record<string, unknown>): Record<string, unknown> {
     context[key] = toCelValue(value);
   }
   return context;
-}
-
-/** A JavaScript value → the CEL value cel-js expects (see the module header). */
-export function toCelValue(value: unknown, depth = 0): unknown {
-  if (depth > MAX_VALUE_DEPTH) throw new RangeError(`values nest deeper than ${MAX_VALUE_DEPTH} levels (cyclic?)`);
-  switch (typeof value) {
-    case 'number':
-      return Number.isSafeInteger(value) ? BigInt(value) : value;
-    case 'string':
-    case 'boolean':
-    case 'bigint':
-      return value;
-    case 'undefined':
-    case 'function':
-    case 'symbol':
-      return null;
-  }
-  if (value === null) return null;
-  if (Array.isArray(value)) return value.map((item) => toCelValue(item, depth + 1));
-  if (isDuration(value)) return toCelDuration(value);
-  if (value instanceof Date || value instanceof UnsignedInt) return value;
-  if (value instanceof Uint8Array) {
-    return value.constructor === Uint8Array ? value : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-  }
-  if (value instanceof Set) return [...value].map((item) => toCelValue(item, depth + 1));
-  const out: Record<string, unknown> = {};
-  const entries: Iterable<[unknown, unknown]> =
-    value instanceof Map ? value.entries() : Object.entries(value as Record<string, unknown>);
-  for (const [key, item] of entries) {
-    if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
-    out[String(key)] = toCelValue(item, depth + 1);
-  }
-  return out;
-}
-
-/** A CEL result → plain JavaScript (ints as numbers; Dates and Durations kept). */
-export function fromCelValue(value: unknown): unknown {
-  if (typeof value === 'bigint') return Number(value);
-  if (typeof value !== 'object' || value === null) return value;
-  if (value instanceof Date || isDuration(value) || value instanceof Uint8Array) return value;
-  if (value instanceof UnsignedInt) return Number(value.value);
-  if (value instanceof Optional) return value.hasValue() ? fromCelValue(value.value()) : null;
-  if (Array.isArray(value) || value instanceof Set) return [...value].map(fromCelValue);
-  if (value instanceof Map) return Object.fromEntries([...value].map(([k, v]) => [String(k), fromCelValue(v)]));
-  if (isPlainObject(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = fromCelValue(item);
-    return out;
-  }
-  // A CEL type value (`type(x)`): its name ("int"); another library object: its text.
-  const name: unknown = (value as { name?: unknown }).name;
-  return value.constructor.name === 'Type' && typeof name === 'string' ? name : String(value);
 }
