@@ -32,6 +32,7 @@ import { logger, setLogLevel } from './log.js';
 import { Metrics } from './metrics/registry.js';
 import type { Lifecycle } from './metrics/routes.js';
 import { releaseLeases, within } from './shutdown.js';
+import { LeaseHeartbeat } from './jobs/heartbeat.js';
 
 export interface AppContext {
   config: Config;
@@ -46,6 +47,8 @@ export interface AppContext {
   health: HealthEngine;
   topology: TopologyEngine;
   catalog: CatalogEngine;
+  /** Renews every lease this replica holds, in one statement per LEASE_HEARTBEAT_MS (jobs/heartbeat.ts). */
+  leases: LeaseHeartbeat;
   /** The event queue's consumers (notifications, playbook triggers) register here; started with the engines. */
   events: EventRouter;
   version: string;
@@ -104,6 +107,7 @@ export async function createContext(options: StartOptions = {}): Promise<AppCont
   const db = database ?? (await openDatabase(config));
   try {
     await migrate(db);
+    const leases = new LeaseHeartbeat(db, { leaseMs: config.leaseMs, everyMs: config.leaseHeartbeatMs });
     const ctx: AppContext = {
       config,
       db,
@@ -111,9 +115,10 @@ export async function createContext(options: StartOptions = {}): Promise<AppCont
       schema: await introspect(db),
       identity: await createIdentity(config, db),
       secrets: new SecretBox(config.encryptionKey ?? (await serverSecret(db, 'encryption_key'))),
-      health: new HealthEngine(db, checkers),
-      topology: new TopologyEngine(db, checkers),
-      catalog: new CatalogEngine(db, scrapers),
+      health: new HealthEngine(db, checkers, { leases }),
+      topology: new TopologyEngine(db, checkers, { leases }),
+      catalog: new CatalogEngine(db, scrapers, { leases }),
+      leases,
       // PGlite: one connection, and a batch's transaction holds it; small batches let delivery in between.
       events: new EventRouter(db, { batchSize: db.kind === 'pglite' ? 25 : 50 }),
       version: VERSION,
@@ -154,10 +159,14 @@ async function startEngines(ctx: AppContext): Promise<(deadline?: number) => Pro
   const stopRotator =
     ctx.db.kind === 'pglite' && ctx.config.demo ? startDemoRotator(ctx.config.dataDir) : () => undefined;
   // Incident rules and definition-of-done scripts, every 15 s on the replica holding the lease.
-  const incidents = new IncidentEngine(ctx.db);
+  const incidents = new IncidentEngine(ctx.db, { leases: ctx.leases });
   if (full) incidents.start();
   // Playbook runs, claimed within a second of being requested (leases in playbook_runs).
-  const playbooks = new PlaybookRunner(ctx.db, { mailer: ctx.identity.mailer, smtpFrom: ctx.config.smtpFrom });
+  const playbooks = new PlaybookRunner(ctx.db, {
+    mailer: ctx.identity.mailer,
+    smtpFrom: ctx.config.smtpFrom,
+    leases: ctx.leases,
+  });
   if (full) playbooks.start();
   // on.schedule: due schedules queue their runs (one replica each, rows locked in one transaction).
   const playbookSchedules = new PlaybookScheduleTrigger(ctx.db);
@@ -166,6 +175,7 @@ async function startEngines(ctx: AppContext): Promise<(deadline?: number) => Pro
   const delivery = new NotificationDelivery(ctx.db, {
     channels: serverChannels,
     smtp: { url: ctx.config.smtpUrl, from: ctx.config.smtpFrom },
+    leases: ctx.leases,
   });
   delivery.start();
   const rollups = setInterval(() => {
@@ -175,7 +185,7 @@ async function startEngines(ctx: AppContext): Promise<(deadline?: number) => Pro
   }, ROLLUP_EVERY_MS);
   rollups.unref();
   // Retention of every growing table (RETENTION_*_DAYS), each table under its own lease (retention/).
-  const retention = new RetentionRunner(ctx.db, { days: ctx.config.retentionDays });
+  const retention = new RetentionRunner(ctx.db, { days: ctx.config.retentionDays, leases: ctx.leases });
   retention.start();
   return async (deadline = Infinity) => {
     clearInterval(rollups);
@@ -198,6 +208,8 @@ async function startEngines(ctx: AppContext): Promise<(deadline?: number) => Pro
     const owners = [ctx.health.owner, ctx.topology.owner, ctx.catalog.owner];
     await releaseLeases(ctx.db, { schedulers: owners, notifications: delivery.owner }).catch(() => undefined);
     await playbooks.releaseAll().catch(() => undefined);
+    // What was handed back is no longer ours to renew.
+    ctx.leases.close();
   };
 }
 

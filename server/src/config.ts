@@ -58,6 +58,14 @@ export interface Config {
   statusPageCacheMs: number;
   /** METRICS_TOKEN: when set, /metrics wants `Authorization: Bearer <token>`; unset = open (private network). */
   metricsToken: string | undefined;
+  /**
+   * LEASE_MS: how long a lease on work (a canary run, a topology build, a scrape, a notification send,
+   * a playbook run, the incident pass, a retention run) lasts unless its replica renews it; a killed
+   * replica's work is taken over by another within this (plus a poll). Default 30 s.
+   */
+  leaseMs: number;
+  /** LEASE_HEARTBEAT_MS: how often a replica renews all its leases in one statement (default LEASE_MS / 3). */
+  leaseHeartbeatMs: number;
   /** SHUTDOWN_TIMEOUT_MS: how long SIGTERM waits for work under way before handing it to other replicas. */
   shutdownTimeoutMs: number;
   /** AGENT_PUSH_PER_SECOND / AGENT_PUSH_BURST: the token bucket each agent's pushes go through (429 beyond it). */
@@ -162,6 +170,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     mode: modeFromEnv(),
     metricsToken: process.env.METRICS_TOKEN || undefined,
     shutdownTimeoutMs: intFromEnv('SHUTDOWN_TIMEOUT_MS', 25_000),
+    ...leasesFromEnv(),
     agentPushRate: {
       perSecond: positiveIntFromEnv('AGENT_PUSH_PER_SECOND', 20),
       burst: positiveIntFromEnv('AGENT_PUSH_BURST', 40),
@@ -170,6 +179,19 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     retentionDays,
     ...overrides,
   };
+}
+
+/** LEASE_MS and LEASE_HEARTBEAT_MS: the heartbeat renews at most every half lease, so one late beat loses nothing. */
+function leasesFromEnv(): { leaseMs: number; leaseHeartbeatMs: number } {
+  const leaseMs = intFromEnv('LEASE_MS', 30_000);
+  if (leaseMs < 2_000) throw new Error(`LEASE_MS must be at least 2000 (2 s), got "${leaseMs}"`);
+  const leaseHeartbeatMs = intFromEnv('LEASE_HEARTBEAT_MS', Math.floor(leaseMs / 3));
+  if (leaseHeartbeatMs < 100 || leaseHeartbeatMs * 2 > leaseMs) {
+    throw new Error(
+      `LEASE_HEARTBEAT_MS must be between 100 and half of LEASE_MS (${Math.floor(leaseMs / 2)}), got "${leaseHeartbeatMs}"`,
+    );
+  }
+  return { leaseMs, leaseHeartbeatMs };
 }
 
 /** PGLITE_SHARED_BUFFERS: a size PostgreSQL reads (128kB, 16MB, 1GB); refused otherwise. */

@@ -50,13 +50,16 @@ export class CatalogEngine extends LeasedScheduler<ScraperRow, ScrapeRunResult> 
         table: SCRAPER_TABLE,
       },
       options,
-      { pollMs: 5_000, maxConcurrent: 2, leaseMs: 30 * 60_000 },
+      { pollMs: 5_000, maxConcurrent: 2 },
     );
     this.runTimeoutMs = options.runTimeoutMs ?? 10 * 60_000;
   }
 
-  /** One run of a scraper already leased by this replica: read, extract, save, record. */
-  async run(s: ScraperRow, scheduled: boolean): Promise<ScrapeRunResult> {
+  /**
+   * One run of a scraper already leased by this replica: read, extract, save, record. A lease lost
+   * meanwhile (`lease`) stops the scrape and saves nothing: the replica that took it over scrapes.
+   */
+  async run(s: ScraperRow, scheduled: boolean, lease?: AbortSignal): Promise<ScrapeRunResult> {
     const startedAt = new Date();
     const summary: ScrapeRunSummary = {
       scraperId: s.id,
@@ -78,6 +81,8 @@ export class CatalogEngine extends LeasedScheduler<ScraperRow, ScrapeRunResult> 
       () => controller.abort(new Error(`the run took longer than ${this.runTimeoutMs} ms`)),
       this.runTimeoutMs,
     );
+    const onLost = () => controller.abort(lease?.reason);
+    lease?.addEventListener('abort', onLost, { once: true });
     try {
       const def = parseStoredScrapeConfig(s.spec, this.scrapers);
       const ctx: ScrapeContext = {
@@ -112,6 +117,7 @@ export class CatalogEngine extends LeasedScheduler<ScraperRow, ScrapeRunResult> 
           summary.errors.push(`${where}: ${(e as Error).message}`);
         }
       }
+      lease?.throwIfAborted();
       // Nothing read and only errors: the sources are down, not empty — keep the items as they are.
       if (items.length === 0 && !complete) {
         summary.failed = true;
@@ -146,6 +152,7 @@ export class CatalogEngine extends LeasedScheduler<ScraperRow, ScrapeRunResult> 
       );
     } finally {
       clearTimeout(timer);
+      lease?.removeEventListener('abort', onLost);
       summary.finishedAt = new Date();
       await this.finish(s, startedAt, scheduled);
       await recordJob(this.db, summary, os.hostname());

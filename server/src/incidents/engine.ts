@@ -1,20 +1,24 @@
 // The incidents engine: every interval (15 s by default) one replica takes a short lease in
 // incident_engine_leases and runs the incident rules (open / auto-resolve incidents from
 // component health), then the definition-of-done scripts. The lease keeps two replicas from
-// opening the same incident twice; a replica that dies lets the lease expire.
+// opening the same incident twice; the replica's lease heartbeat renews it while a pass runs, and a
+// replica that dies lets it expire (LEASE_MS). A pass that lost its lease skips what is left of it.
 import os from 'node:os';
 import type { Database } from '../db/database.js';
 import { evaluateDefinitionsOfDone, type DodPassResult } from './dod.js';
 import { evaluateIncidentRules, type RulePassResult } from './rules.js';
 import { logger } from '../log.js';
+import { LeaseHeartbeat } from '../jobs/heartbeat.js';
 
 const log = logger('incidents');
 
 export interface IncidentEngineOptions {
   /** How often a pass runs. */
   intervalMs?: number;
-  /** How long a pass may hold the lease before another replica may take it. */
+  /** How long the lease lasts unless renewed (ignored with `leases`; default 30 s). */
   leaseMs?: number;
+  /** The replica's lease heartbeat (one for all engines); without it the engine keeps its own. */
+  leases?: LeaseHeartbeat;
 }
 
 export interface IncidentPass {
@@ -31,14 +35,14 @@ export class IncidentEngine {
   private running: Promise<unknown> | undefined;
   private stopping = false;
   readonly intervalMs: number;
-  private readonly leaseMs: number;
+  private readonly leases: LeaseHeartbeat;
 
   constructor(
     private readonly db: Database,
     options: IncidentEngineOptions = {},
   ) {
     this.intervalMs = options.intervalMs ?? 15_000;
-    this.leaseMs = options.leaseMs ?? 5 * 60_000;
+    this.leases = options.leases ?? new LeaseHeartbeat(db, { leaseMs: options.leaseMs });
   }
 
   start(): void {
@@ -62,21 +66,26 @@ export class IncidentEngine {
 
   /** One pass now, if this replica gets the lease. */
   async tick(): Promise<IncidentPass> {
+    const since = Date.now();
     const { rows } = await this.db.query(
       `INSERT INTO incident_engine_leases (name, owner, lease_until) VALUES ($1, $2, now() + $3 * interval '1 millisecond')
        ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, lease_until = EXCLUDED.lease_until
        WHERE incident_engine_leases.lease_until IS NULL OR incident_engine_leases.lease_until < now()
           OR incident_engine_leases.owner = EXCLUDED.owner
        RETURNING owner`,
-      [LEASE, this.owner, this.leaseMs],
+      [LEASE, this.owner, this.leases.leaseMs],
     );
     if (!rows[0]) return { leased: false };
+    const lease = this.leases.hold('incident_engine_leases', LEASE, this.owner, since);
     try {
       const rules = await evaluateIncidentRules(this.db);
       for (const e of rules.errors) log.error(e);
+      // Lost meanwhile (this replica stalled past the lease): the replica holding it now goes on.
+      if (lease.signal.aborted) return { leased: true, rules };
       const dod = await evaluateDefinitionsOfDone(this.db);
       return { leased: true, rules, dod };
     } finally {
+      lease.release();
       await this.db
         .query('UPDATE incident_engine_leases SET lease_until = NULL WHERE name = $1 AND owner = $2', [
           LEASE,

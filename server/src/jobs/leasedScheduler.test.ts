@@ -44,7 +44,7 @@ const job = { name: 'fake', rowLabel: 'row', table: { table: 'topologies', colum
 describe('the leased scheduler', () => {
   it('claims no more than its free capacity and waits for the runs under way when stopped', async () => {
     const db = fakeDb([row('a'), row('b'), row('c')]);
-    const s = new Fake(db, job, { maxConcurrent: 2 }, { pollMs: 1000, maxConcurrent: 9, leaseMs: 1000 });
+    const s = new Fake(db, job, { maxConcurrent: 2 }, { pollMs: 1000, maxConcurrent: 9 });
     expect(await s.tick()).toBe(2);
     expect(await s.tick()).toBe(0);
     expect(s.started).toEqual(['a', 'b']);
@@ -56,7 +56,7 @@ describe('the leased scheduler', () => {
   });
 
   it('answers busy to Run Now while another run holds the lease', async () => {
-    const s = new Fake(fakeDb([]), job, {}, { pollMs: 1000, maxConcurrent: 1, leaseMs: 1000 });
+    const s = new Fake(fakeDb([]), job, {}, { pollMs: 1000, maxConcurrent: 1 });
     expect(await s.runNow('a')).toBe('busy');
   });
 });

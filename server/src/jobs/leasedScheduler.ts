@@ -1,11 +1,14 @@
 // The in-process half of a database-leased scheduler, the base of the health, topology and catalog
 // engines: a poll loop that claims due rows (up to the free capacity) and runs them, Run Now under
 // the same lease, stop() that waits for the runs under way, and an optional periodic pass. An
-// engine supplies run(row) and ends it with finish(). The SQL half is in leases.ts.
+// engine supplies run(row, scheduled, signal) and ends it with finish(). Leases are short and
+// renewed by the replica's heartbeat (heartbeat.ts) while a run is under way; `signal` aborts when
+// the lease is lost, and the run then stops without recording. The SQL half is in leases.ts.
 import os from 'node:os';
 import type { Database } from '../db/database.js';
 import { claimDue, finishRun, releaseAllLeases, tryLease, type LeasedRow, type LeasedTable } from './leases.js';
 import { logger } from '../log.js';
+import { LeaseHeartbeat, type HeldLease } from './heartbeat.js';
 
 const log = logger('scheduler');
 
@@ -15,8 +18,13 @@ export interface SchedulingOptions {
   pollMs?: number;
   /** Rows run at the same time by this replica. */
   maxConcurrent?: number;
-  /** How long a claimed row stays with this replica before another may take it. */
+  /**
+   * How long a claimed row stays with this replica unless renewed (ignored with `leases`, whose
+   * lease it is); default 30 s.
+   */
   leaseMs?: number;
+  /** The replica's lease heartbeat (one for all engines); without it the scheduler keeps its own. */
+  leases?: LeaseHeartbeat;
 }
 
 export interface ScheduledJob {
@@ -36,29 +44,46 @@ export abstract class LeasedScheduler<Row extends LeasedRow, Result> {
   private inFlight = new Set<Promise<unknown>>();
   private stopping = false;
 
-  private readonly o: ScheduledJob & Required<SchedulingOptions>;
+  private readonly o: ScheduledJob & Required<Omit<SchedulingOptions, 'leases' | 'leaseMs'>>;
+  /** Renews the leases of the runs under way. */
+  protected readonly leases: LeaseHeartbeat;
+  /** The leases of the runs under way, by row id. */
+  private readonly held = new Map<string, HeldLease>();
 
   constructor(
     protected readonly db: Database,
     job: ScheduledJob,
     options: SchedulingOptions,
-    defaults: Required<SchedulingOptions>,
+    defaults: Required<Omit<SchedulingOptions, 'leases' | 'leaseMs'>>,
   ) {
     this.o = {
       ...job,
       pollMs: options.pollMs ?? defaults.pollMs,
       maxConcurrent: options.maxConcurrent ?? defaults.maxConcurrent,
-      leaseMs: options.leaseMs ?? defaults.leaseMs,
     };
+    this.leases = options.leases ?? new LeaseHeartbeat(db, { leaseMs: options.leaseMs });
   }
 
-  /** How long a lease taken by this replica lasts. */
+  /** How long a lease taken by this replica lasts unless renewed. */
   protected get leaseMs(): number {
-    return this.o.leaseMs;
+    return this.leases.leaseMs;
   }
 
-  /** One run of a row already leased by this replica; it ends with finish(). */
-  abstract run(row: Row, scheduled: boolean): Promise<Result>;
+  /** One run of a row already leased by this replica; it ends with finish(). `signal`: the lease was lost. */
+  abstract run(row: Row, scheduled: boolean, signal: AbortSignal): Promise<Result>;
+
+  /** Registers a lease this replica took on a row (by a statement sent at `since`) with the heartbeat. */
+  protected hold(id: string, since: number): HeldLease {
+    const lease = this.leases.hold(this.o.table.table, id, this.owner, since);
+    this.held.set(id, lease);
+    return lease;
+  }
+
+  /** Stops renewing a row's lease (just before the statement that gives it back). */
+  protected unhold(id: string): void {
+    this.held.get(id)?.release();
+    this.held.delete(id);
+  }
 
   start(): void {
     this.stopping = false;
@@ -107,11 +132,16 @@ export abstract class LeasedScheduler<Row extends LeasedRow, Result> {
   async tick(): Promise<number> {
     const free = this.o.maxConcurrent - this.inFlight.size;
     if (free <= 0) return 0;
-    const due = await claimDue<Row>(this.db, this.o.table, this.owner, free, this.o.leaseMs);
+    const since = Date.now();
+    const due = await claimDue<Row>(this.db, this.o.table, this.owner, free, this.leaseMs);
     for (const row of due) {
-      const run = this.run(row, true)
+      const { signal } = this.hold(row.id, since);
+      const run = this.run(row, true, signal)
         .catch((e: unknown) => log.error(`${this.o.rowLabel} ${row.namespace}/${row.name}: ${(e as Error).message}`))
-        .finally(() => this.inFlight.delete(run));
+        .finally(() => {
+          this.unhold(row.id);
+          this.inFlight.delete(run);
+        });
       this.inFlight.add(run);
     }
     return due.length;
@@ -119,13 +149,23 @@ export abstract class LeasedScheduler<Row extends LeasedRow, Result> {
 
   /** Runs a row now (Run Now); refused while a run of it is under way. */
   async runNow(id: string): Promise<Result | 'busy' | 'not-found'> {
-    const leased = await tryLease<Row>(this.db, this.o.table, id, this.owner, this.o.leaseMs);
+    const since = Date.now();
+    const leased = await tryLease<Row>(this.db, this.o.table, id, this.owner, this.leaseMs);
     if (typeof leased === 'string') return leased;
-    return this.run(leased, false);
+    const { signal } = this.hold(leased.id, since);
+    try {
+      return await this.run(leased, false, signal);
+    } finally {
+      this.unhold(leased.id);
+    }
   }
 
-  /** Ends a run of this replica: releases the lease; a scheduled run also moves next_runtime along. */
+  /**
+   * Ends a run of this replica: releases the lease; a scheduled run also moves next_runtime along.
+   * A run whose lease was lost changes nothing (the statement names this replica as the owner).
+   */
   protected finish(row: Row, startedAt: Date, scheduled: boolean): Promise<void> {
+    this.unhold(row.id);
     return finishRun(this.db, this.o.table, row, this.owner, startedAt, scheduled);
   }
 }

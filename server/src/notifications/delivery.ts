@@ -34,6 +34,7 @@ import {
 import { renderMessage, resourceName } from './render.js';
 import { SenderError, type NotificationMessage, type SendContext } from './senders/sender.js';
 import { logger } from '../log.js';
+import { LeaseHeartbeat } from '../jobs/heartbeat.js';
 
 const log = logger('notifications');
 
@@ -45,8 +46,10 @@ export interface DeliveryOptions {
   pollMs?: number;
   /** Sends under way at once in this replica. */
   concurrency?: number;
-  /** How long a claimed row stays with this replica; longer than a send may take. */
+  /** How long a claimed row stays with this replica unless renewed (ignored with `leases`); default 30 s. */
   leaseMs?: number;
+  /** The replica's lease heartbeat (one for all engines); without it delivery keeps its own. */
+  leases?: LeaseHeartbeat;
   sendTimeoutMs?: number;
   /** Attempts before a retryable failure becomes `error`. */
   maxAttempts?: number;
@@ -74,7 +77,9 @@ const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export class NotificationDelivery {
   readonly owner = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
-  private readonly o: Required<Omit<DeliveryOptions, 'channels' | 'smtp'>>;
+  private readonly o: Required<Omit<DeliveryOptions, 'channels' | 'smtp' | 'leases' | 'leaseMs'>>;
+  /** Renews the leases of the sends under way. */
+  private readonly leases: LeaseHeartbeat;
   private readonly inFlight = new Set<Promise<unknown>>();
   private loopDone: Promise<void> | undefined;
   private stopping = false;
@@ -87,11 +92,11 @@ export class NotificationDelivery {
     this.o = {
       pollMs: deps.pollMs ?? 250,
       concurrency: deps.concurrency ?? 16,
-      leaseMs: deps.leaseMs ?? 120_000,
       sendTimeoutMs: deps.sendTimeoutMs ?? 30_000,
       maxAttempts: deps.maxAttempts ?? 4,
       retryBaseMs: deps.retryBaseMs ?? 10_000,
     };
+    this.leases = deps.leases ?? new LeaseHeartbeat(db, { leaseMs: deps.leaseMs });
   }
 
   start(): void {
@@ -111,9 +116,10 @@ export class NotificationDelivery {
   async drain(): Promise<number> {
     let handled = 0;
     for (;;) {
-      const rows = await claimDue(this.db, this.owner, this.o.concurrency, this.o.leaseMs);
+      const since = Date.now();
+      const rows = await claimDue(this.db, this.owner, this.o.concurrency, this.leases.leaseMs);
       if (!rows.length) return handled;
-      await Promise.all(rows.map((row) => this.deliverLogged(row)));
+      await Promise.all(rows.map((row) => this.deliverLogged(row, since)));
       handled += rows.length;
     }
   }
@@ -126,9 +132,10 @@ export class NotificationDelivery {
       // Claim in batches: one statement for several rows, not one per freed slot.
       if (free > 0 && (free * 2 >= this.o.concurrency || this.inFlight.size === 0)) {
         try {
-          const rows = await claimDue(this.db, this.owner, free, this.o.leaseMs);
+          const since = Date.now();
+          const rows = await claimDue(this.db, this.owner, free, this.leases.leaseMs);
           claimed = rows.length;
-          for (const row of rows) this.track(this.deliverLogged(row));
+          for (const row of rows) this.track(this.deliverLogged(row, since));
         } catch (e) {
           log.error(`notification delivery: ${errorText(e)}`);
         }
@@ -156,13 +163,19 @@ export class NotificationDelivery {
     this.inFlight.add(tracked);
   }
 
-  /** deliver() whose unexpected failure (the database went away) is logged; the lease expires. */
-  private deliverLogged(row: Claimed): Promise<unknown> {
-    return this.deliver(row, row.rule).catch((e) => log.error(`notification delivery: row ${row.id}: ${errorText(e)}`));
+  /**
+   * deliver() under the row's lease (claimed by a statement sent at `since`, renewed by the
+   * heartbeat); an unexpected failure (the database went away) is logged and the lease expires.
+   */
+  private deliverLogged(row: Claimed, since: number): Promise<unknown> {
+    const lease = this.leases.hold('notification_send_history', row.id, this.owner, since);
+    return this.deliver(row, row.rule, lease.signal)
+      .catch((e) => log.error(`notification delivery: row ${row.id}: ${errorText(e)}`))
+      .finally(() => lease.release());
   }
 
-  /** One claimed row, start to finish. */
-  async deliver(row: PendingRow, rule: Rule | undefined): Promise<Outcome> {
+  /** One claimed row, start to finish; `lease` aborts when the row's lease is lost (nothing is sent then). */
+  async deliver(row: PendingRow, rule: Rule | undefined, lease?: AbortSignal): Promise<Outcome> {
     if (!rule || rule.deleted_at) return this.cancel(row, 'the rule was deleted before the message was sent');
     let members = row.group_id === row.id ? await groupMembers(this.db, row) : [];
     const waitFor = row.body_payload?.wait_for as { eval_period_ms?: number; evaluated?: boolean } | undefined;
@@ -194,6 +207,8 @@ export class NotificationDelivery {
       }
     }
 
+    // Lost to another replica (this one stalled past the lease): that replica sends it.
+    if (lease?.aborted) return 'lost';
     const started = Date.now();
     let message: NotificationMessage | undefined;
     try {
@@ -204,8 +219,9 @@ export class NotificationDelivery {
       );
       const target = await resolveTarget(this.db, row, this.deps.channels);
       message = { ...rendered, properties: { ...target.properties, ...ruleProperties(rule, row) } };
-      await this.send(target.send, message);
+      await this.send(target.send, message, lease);
     } catch (e) {
+      if (lease?.aborted) return 'lost';
       return this.fail(row, rule, e, message, Date.now() - started);
     }
     const recorded = await recordSent(this.db, row, this.owner, {
@@ -234,8 +250,12 @@ export class NotificationDelivery {
   private async send(
     send: (m: NotificationMessage, ctx: SendContext) => Promise<unknown>,
     message: NotificationMessage,
+    lease?: AbortSignal,
   ): Promise<void> {
     const controller = new AbortController();
+    lease?.throwIfAborted();
+    const onLost = () => controller.abort(lease?.reason);
+    lease?.addEventListener('abort', onLost, { once: true });
     const timeoutMs = this.o.sendTimeoutMs;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -248,6 +268,7 @@ export class NotificationDelivery {
       await Promise.race([send(message, { signal: controller.signal, timeoutMs, smtp: this.deps.smtp }), timeout]);
     } finally {
       clearTimeout(timer);
+      lease?.removeEventListener('abort', onLost);
     }
   }
 

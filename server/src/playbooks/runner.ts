@@ -3,9 +3,11 @@
 // order — one playbook_run_actions row per action as it is reached (running; sleeping while a delay
 // waits or between retries; skipped when `if` is false; a failed action tried again per its `retry`,
 // retry.ts; one attempt: runAction.ts), then the run ends completed or failed and emits
-// playbook.run.completed / playbook.run.failed. While a run is under way its lease is renewed every
-// heartbeat; the same query notices a cancel (status no longer running) and stops the current
-// action (process group killed, request aborted). A run whose lease expired while running (the
+// playbook.run.completed / playbook.run.failed. While a run is under way its lease is renewed by the
+// replica's lease heartbeat (jobs/heartbeat.ts, one statement for all its leases); one query per
+// `heartbeatMs` for all the runs under way here notices a cancel (status no longer running) or a
+// lost lease and stops the current action (process group killed, request aborted). A run whose
+// lease expired while running (the
 // server stopped) is marked failed instead of repeating side effects. A graceful stop (SIGTERM,
 // stop({ release: true })) instead hands the run back: its current action is marked for retry
 // (status scheduled) and the run goes back to the queue, where any replica resumes it at that action,
@@ -23,6 +25,7 @@ import { openSecretParams, redactSecrets, secretValues } from './secretParams.js
 import { runSubjects } from './store.js';
 import { actionRows, ENDED, RELEASED_NOTE, releaseRuns } from './handBack.js';
 import { logger } from '../log.js';
+import { LeaseHeartbeat } from '../jobs/heartbeat.js';
 
 const log = logger('playbooks');
 
@@ -33,9 +36,11 @@ export { CANCELLED_ERROR };
 export interface RunnerOptions {
   /** How often due runs are looked for (default 500 ms). */
   pollMs?: number;
-  /** How long a claimed run is held without a heartbeat (default 30 s). */
+  /** How long a claimed run is held without a heartbeat (default 30 s; ignored with `leases`). */
   leaseMs?: number;
-  /** How often a running run renews its lease and looks for a cancel (default 500 ms). */
+  /** The replica's lease heartbeat (one for all engines); without it the runner keeps its own. */
+  leases?: LeaseHeartbeat;
+  /** How often the runs under way look for a cancel (one query for all of them; default 500 ms). */
   heartbeatMs?: number;
   maxConcurrent?: number;
   mailer?: Mailer;
@@ -71,8 +76,11 @@ const clip = (text: string) => (text.length > MAX_ERROR_LENGTH ? `${text.slice(0
 export class PlaybookRunner {
   readonly owner = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
   private readonly pollMs: number;
-  private readonly leaseMs: number;
+  private readonly leases: LeaseHeartbeat;
   private readonly heartbeatMs: number;
+  /** The runs under way here, by id: what a cancel or a lost lease stops. */
+  private readonly watched = new Map<string, AbortController>();
+  private watchTimer: NodeJS.Timeout | undefined;
   private readonly maxConcurrent: number;
   private readonly mail: { mailer: Mailer; from: string };
   private timer: NodeJS.Timeout | undefined;
@@ -89,7 +97,7 @@ export class PlaybookRunner {
     options: RunnerOptions = {},
   ) {
     this.pollMs = options.pollMs ?? 500;
-    this.leaseMs = options.leaseMs ?? 30_000;
+    this.leases = options.leases ?? new LeaseHeartbeat(db, { leaseMs: options.leaseMs });
     this.heartbeatMs = options.heartbeatMs ?? 500;
     this.maxConcurrent = options.maxConcurrent ?? 4;
     const from = options.smtpFrom ?? 'opsdeck@localhost';
@@ -167,6 +175,7 @@ export class PlaybookRunner {
   async tick(): Promise<void> {
     const room = this.maxConcurrent - this.inFlight.size;
     if (room <= 0) return;
+    const since = Date.now();
     const { rows } = await this.db.query<{ id: string; was: string }>(
       `UPDATE playbook_runs r SET lease_owner = $1,
          lease_until = now() + make_interval(secs => $3::double precision / 1000),
@@ -177,10 +186,10 @@ export class PlaybookRunner {
                 OR (status = 'running' AND (lease_until IS NULL OR lease_until < now())))
              ORDER BY scheduled_time LIMIT $2 FOR UPDATE SKIP LOCKED) due
        WHERE r.id = due.id RETURNING r.id, due.was`,
-      [this.owner, room, this.leaseMs],
+      [this.owner, room, this.leases.leaseMs],
     );
     for (const claimed of rows) {
-      const work = (claimed.was === 'running' ? this.interrupted(claimed.id) : this.execute(claimed.id)).catch(
+      const work = (claimed.was === 'running' ? this.interrupted(claimed.id) : this.execute(claimed.id, since)).catch(
         (e: unknown) => log.error(`playbook run ${claimed.id}: ${(e as Error).message}`),
       );
       const tracked = work.finally(() => {
@@ -238,26 +247,53 @@ export class PlaybookRunner {
     if (!rows[0]) await this.finish(tx, runId, 'failed', INTERRUPTED_ERROR);
   }
 
-  private async execute(runId: string): Promise<void> {
+  /**
+   * One query for every run under way here: a run no longer running (cancelled) or no longer ours
+   * (handed back by releaseAll, or taken over after its lease expired) stops at once, without
+   * writing over what the run's new holder does (the release path only touches rows still ours).
+   */
+  private async watch(): Promise<void> {
+    const ids = [...this.watched.keys()];
+    if (!ids.length) return;
+    const { rows } = await this.db.query<{ id: string; status: string; lease_owner: string | null }>(
+      `SELECT id, status, lease_owner FROM playbook_runs WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
+    const found = new Map(rows.map((r) => [r.id, r]));
+    for (const id of ids) {
+      const row = found.get(id);
+      const controller = this.watched.get(id);
+      if (!controller) continue;
+      if (!row || row.lease_owner !== this.owner)
+        controller.abort(new RunReleased('this server lost the lease on the run'));
+      else if (row.status !== 'running') controller.abort(new RunStopped(CANCELLED_ERROR));
+    }
+  }
+
+  private startWatching(runId: string, controller: AbortController): void {
+    this.watched.set(runId, controller);
+    if (this.watchTimer) return;
+    this.watchTimer = setInterval(() => {
+      this.watch().catch((e: unknown) => log.error(`playbook runs: looking for cancels: ${(e as Error).message}`));
+    }, this.heartbeatMs);
+    this.watchTimer.unref();
+  }
+
+  private stopWatching(runId: string): void {
+    this.watched.delete(runId);
+    if (this.watched.size === 0) {
+      clearInterval(this.watchTimer);
+      this.watchTimer = undefined;
+    }
+  }
+
+  private async execute(runId: string, since: number): Promise<void> {
     const controller = new AbortController();
     this.controllers.add(controller);
-    // Renews the lease; a run no longer running here (cancelled, or taken over) stops at once.
-    const heartbeat = setInterval(() => {
-      this.db
-        .query<{ status: string }>(
-          `UPDATE playbook_runs SET lease_until = now() + make_interval(secs => $3::double precision / 1000)
-           WHERE id = $1 AND lease_owner = $2 RETURNING status`,
-          [runId, this.owner, this.leaseMs],
-        )
-        .then(({ rows }) => {
-          // Lease gone (handed back by releaseAll, or taken over after it expired): stop without
-          // writing over what the run's new holder does (the release path only touches rows still ours).
-          if (!rows[0]) controller.abort(new RunReleased('this server lost the lease on the run'));
-          else if (rows[0].status !== 'running') controller.abort(new RunStopped(CANCELLED_ERROR));
-        })
-        .catch((e: unknown) => log.error(`playbook run ${runId}: lease renewal: ${(e as Error).message}`));
-    }, this.heartbeatMs);
-    heartbeat.unref();
+    const lease = this.leases.hold('playbook_runs', runId, this.owner, since);
+    const onLost = () => controller.abort(new RunReleased('this server lost the lease on the run'));
+    lease.signal.addEventListener('abort', onLost, { once: true });
+    this.startWatching(runId, controller);
     try {
       let outcome: { status: 'completed' | 'failed'; error: string | null } | typeof RELEASED;
       try {
@@ -267,11 +303,14 @@ export class PlaybookRunner {
         outcome = { status: 'failed', error: `the run stopped on an internal error: ${(e as Error).message}` };
       }
       const ended = outcome;
+      lease.release();
       await this.db.transaction((tx) =>
         ended === RELEASED ? this.release(tx, runId) : this.finish(tx, runId, ended.status, ended.error),
       );
     } finally {
-      clearInterval(heartbeat);
+      lease.release();
+      lease.signal.removeEventListener('abort', onLost);
+      this.stopWatching(runId);
       this.controllers.delete(controller);
     }
   }

@@ -1,19 +1,23 @@
 // One retention run of one table: take the table's lease in retention_leases (one replica at a time;
 // a replica that dies lets it expire), delete the rows older than the table's days in bounded batches
 // (each its own short transaction, rows claimed FOR UPDATE SKIP LOCKED, so a huge table never holds
-// one long transaction), renew the lease between batches, and record the run in job_history as
+// one long transaction), the lease renewed by the replica's heartbeat (jobs/heartbeat.ts) and the run
+// stopped between batches when it was lost, and record the run in job_history as
 // `retention:<table>` with the count deleted.
 import os from 'node:os';
 import type { Database, Queryable } from '../db/database.js';
 import { recordJob } from '../jobs/history.js';
+import { LeaseHeartbeat } from '../jobs/heartbeat.js';
 import { DEFAULT_BATCH, type RetentionTable } from './tables.js';
 
 export interface RetentionRunOptions {
   /** Who holds the lease (host:pid:random). */
   owner: string;
   days: number;
-  /** How long the lease lasts; renewed after every batch. */
+  /** How long the lease lasts unless renewed (ignored with `leases`; default 30 s). */
   leaseMs?: number;
+  /** The replica's lease heartbeat; without it the run keeps one of its own. */
+  leases?: LeaseHeartbeat;
   /** Run only when the last run finished at least this long ago (0: whenever the lease is free). */
   minIntervalMs?: number;
   /** Rows per batch (default: the table's). */
@@ -29,8 +33,6 @@ export interface RetentionRunResult {
   deleted: number;
   batches: number;
 }
-
-const LEASE_MS = 10 * 60_000;
 
 /** Takes the table's lease when free and the last run is old enough; true when this owner holds it now. */
 export async function takeLease(
@@ -49,16 +51,6 @@ export async function takeLease(
             OR retention_leases.last_run_at <= now() - make_interval(secs => $4::double precision / 1000))
      RETURNING name`,
     [name, owner, leaseMs, minIntervalMs],
-  );
-  return rows.length > 0;
-}
-
-/** Extends a lease this owner holds; false when it was lost (expired and taken by another replica). */
-async function renewLease(db: Queryable, name: string, owner: string, leaseMs: number): Promise<boolean> {
-  const { rows } = await db.query(
-    `UPDATE retention_leases SET lease_until = now() + make_interval(secs => $3::double precision / 1000)
-     WHERE name = $1 AND owner = $2 RETURNING name`,
-    [name, owner, leaseMs],
   );
   return rows.length > 0;
 }
@@ -98,11 +90,13 @@ export async function runRetention(
   t: RetentionTable,
   options: RetentionRunOptions,
 ): Promise<RetentionRunResult> {
-  const leaseMs = options.leaseMs ?? LEASE_MS;
+  const leases = options.leases ?? new LeaseHeartbeat(db, { leaseMs: options.leaseMs });
   const name = t.table;
   const result: RetentionRunResult = { table: name, ran: false, deleted: 0, batches: 0 };
   if (options.days <= 0) return result;
-  if (!(await takeLease(db, name, options.owner, leaseMs, options.minIntervalMs ?? 0))) return result;
+  const since = Date.now();
+  if (!(await takeLease(db, name, options.owner, leases.leaseMs, options.minIntervalMs ?? 0))) return result;
+  const lease = leases.hold('retention_leases', name, options.owner, since);
   result.ran = true;
   const startedAt = new Date();
   const batch = options.batch ?? t.batch ?? DEFAULT_BATCH;
@@ -115,8 +109,8 @@ export async function runRetention(
       result.deleted += n;
       if (n > 0) result.batches += 1;
       if (n < batch || options.shouldStop?.()) break;
-      if (!(await renewLease(db, name, options.owner, leaseMs))) {
-        errors.push('the lease was lost (the run took longer than the lease); another replica continues');
+      if (lease.signal.aborted) {
+        errors.push('the lease was lost (this replica stalled past it); another replica continues');
         break;
       }
       // Let other work (and, on the embedded database, other queries) in between batches.
@@ -127,6 +121,7 @@ export async function runRetention(
     failed = true;
     errors.push((e as Error).message);
   } finally {
+    lease.release();
     await releaseLease(db, name, options.owner, finished).catch(() => undefined);
   }
   await recordJob(

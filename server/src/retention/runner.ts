@@ -6,6 +6,7 @@ import type { Database } from '../db/database.js';
 import { runRetention, type RetentionRunResult } from './run.js';
 import { RETENTION_TABLES, type RetentionDays } from './tables.js';
 import { logger } from '../log.js';
+import type { LeaseHeartbeat } from '../jobs/heartbeat.js';
 
 const log = logger('retention');
 
@@ -17,6 +18,8 @@ export interface RetentionRunnerOptions {
   /** How often this replica looks for a table due (default 5 minutes). */
   pollMs?: number;
   leaseMs?: number;
+  /** The replica's lease heartbeat (one for all engines). */
+  leases?: LeaseHeartbeat;
 }
 
 export class RetentionRunner {
@@ -70,6 +73,7 @@ export class RetentionRunner {
           owner: this.owner,
           days,
           leaseMs: this.options.leaseMs,
+          leases: this.options.leases,
           minIntervalMs: force ? 0 : (this.options.everyMs ?? 3_600_000),
           shouldStop: () => this.stopping && !force,
         });

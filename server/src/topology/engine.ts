@@ -57,7 +57,7 @@ export class TopologyEngine extends LeasedScheduler<TopologyRow, TopologyRunResu
         },
       },
       options,
-      { pollMs: 5_000, maxConcurrent: 4, leaseMs: 10 * 60_000 },
+      { pollMs: 5_000, maxConcurrent: 4 },
     );
   }
 
@@ -66,8 +66,11 @@ export class TopologyEngine extends LeasedScheduler<TopologyRow, TopologyRunResu
     return recomputeHealth(this.db, { wait: true });
   }
 
-  /** One run of a topology already leased by this replica: build, write, roll up, record. */
-  async run(t: TopologyRow, scheduled: boolean): Promise<TopologyRunResult> {
+  /**
+   * One run of a topology already leased by this replica: build, write, roll up, record. A lease
+   * lost during the build (`signal`) writes nothing: the replica that took it over builds again.
+   */
+  async run(t: TopologyRow, scheduled: boolean, signal?: AbortSignal): Promise<TopologyRunResult> {
     const startedAt = new Date();
     const summary: TopologyRunSummary = {
       topologyId: t.id,
@@ -89,6 +92,7 @@ export class TopologyEngine extends LeasedScheduler<TopologyRow, TopologyRunResu
         lookup: lookupRunner(this.db, this.checkers, topology),
       });
       summary.errors.push(...built.errors);
+      signal?.throwIfAborted();
       const inline = await applyInlineChecks(this.db, this.checkers, topology, built.root);
       summary.errors.push(...inline.errors);
       const saved = await saveTree(this.db, t, built, inline);
