@@ -111,8 +111,9 @@ async function prepareDatabase(): Promise<void> {
     const db = await openPostgres(url, 1);
     try {
       const { rows: r } = await db.query<{ people: string; jobs: string }>(
-        // Generated people have external_id ext-<n>; Opsdeck's own admin is not one of them.
-        "SELECT (SELECT count(*) FROM people WHERE external_id LIKE 'ext-%') AS people, (SELECT count(*) FROM job_history) AS jobs",
+        // Generated people have external_id ext-<n>; Opsdeck's own admin is not one of them. Generated
+        // job history is dated January 2025 (Opsdeck's own jobs add rows dated now).
+        "SELECT (SELECT count(*) FROM people WHERE external_id LIKE 'ext-%') AS people, (SELECT count(*) FROM job_history WHERE created_at <= '2025-01-31') AS jobs",
       );
       if (Number(r[0]!.people) === size.people && Number(r[0]!.jobs) === size.jobs) {
         log(`Reusing database ${DB_NAME} (${size.people} people, ${size.jobs} job_history rows).`);
@@ -213,6 +214,8 @@ async function startOpsdeck(nodeArgs: string[] = []): Promise<Server> {
     OPSDECK_DEMO: 'false',
     LOG_LEVEL: 'warn',
     PUBLIC_URL: `http://127.0.0.1:${port}`,
+    // The generated job history is dated January 2025: the retention job would delete it mid-run.
+    RETENTION_JOB_HISTORY_DAYS: '0',
     // The first start creates this administrator (no-op once an active admin exists).
     ADMIN_EMAIL,
     ADMIN_PASSWORD,
@@ -578,6 +581,7 @@ async function main() {
         process.stdout.write(`  round ${round}: ${server.name}… `);
         const result = await runLoad(server, shapes, mix, 1000 + round);
         log(`${result.rps.toFixed(0)} req/s`);
+        if (server.child.hasExited()) throw new Error(`${server.name} exited:\n${server.child.output().slice(-4000)}`);
         results.push({ round, server, result });
       }
     }
@@ -649,7 +653,7 @@ function report(mix: Mix, shapes: Shape[], results: { round: number; server: Ser
     ],
   );
   const ratio = `ratio Opsdeck/PostgREST: ${(o.rps / p.rps).toFixed(2)}×`;
-  log(`${ratio}  (goal ≥ 1.00×)`);
+  log(`${ratio}  (goal ≥ 1.30×)`);
   let perRound = '';
   if (rounds > 1) {
     perRound = Array.from({ length: rounds }, (_, i) => {

@@ -6,6 +6,7 @@ import { ApiError, fromPgError } from './errors.js';
 import { parseRequest } from './parse.js';
 import { plan as makePlan, type Access, type Plan } from './plan.js';
 import { respond, type ApiResponse, type ResultRow } from './respond.js';
+import { StatementNames } from './prepared.js';
 import { buildSql } from './sql.js';
 import { sealBody } from '../secrets.js';
 import { bodyRows, type WriteGuardInput, type WriteGuards, type WriteSyncs } from './writeGuards.js';
@@ -79,6 +80,9 @@ export function restRoutes<E extends Env = Env>(ctx: AppContext, hooks: RestHook
   return app;
 }
 
+/** One per process: a name always stands for the same text on every pooled connection. */
+const readNames = new StatementNames();
+
 async function execute(
   ctx: AppContext,
   plan: Plan,
@@ -88,7 +92,9 @@ async function execute(
 ): Promise<ApiResponse> {
   const statement = buildSql(plan);
   if (plan.kind === 'read') {
-    const { rows } = await ctx.db.query<ResultRow>(statement.text, statement.values);
+    const { rows } = await ctx.db.query<ResultRow>(statement.text, statement.values, {
+      prepare: readNames.nameFor(statement.text),
+    });
     return respond(plan, rows[0]!, method);
   }
   // Writes and functions run in a transaction so a refused result leaves nothing behind.
