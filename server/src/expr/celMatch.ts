@@ -44,8 +44,7 @@ function lookup(resource: Record<string, unknown>, key: string): unknown {
   }
   let value: unknown = resource;
   for (const part of key.split('.')) {
-    if (!value || typeof value !== 'object') return undefined;
-    value = (value as Record<string, unknown>)[part];
+    value = value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
   }
   if (value !== undefined) return value;
   for (const group of ['labels', 'tags']) {
@@ -206,7 +205,7 @@ export function registerMatchFunctions({ fn, ns }: CelRegistrar): void {
   ns('k8s', 'cpuAsMillicores(string): int', (s: string) =>
     BigInt(Math.round(quantity(s, 'k8s.cpuAsMillicores()') * 1000)),
   );
-  ns('k8s', 'memoryAsBytes(string): int', (s: string) => BigInt(Math.round(quantity(s, 'k8s.memoryAsBytes()'))));
+  ns('k8s', 'memoryAsBytes(string): int', (s: string) => BigInt(Math.trunc(quantity(s, 'k8s.memoryAsBytes()') + 1e-6)));
   ns('k8s', 'labels(dyn): map', (o: unknown) => {
     let v = obj(fromCelValue(o));
     if (v.Object && !v.kind) v = obj(v.Object);

@@ -199,7 +199,7 @@ export function registerTimeFunctions({ fn, ns }: CelRegistrar): void {
         .formatToParts(new Date())
         .find((p) => p.type === 'timeZoneName')?.value ?? 'UTC',
   );
-  ns('time', 'ZoneOffset(): int', () => BigInt(-new Date().getTimezoneOffset()));
+  ns('time', 'ZoneOffset(): int', () => BigInt(0 - new Date().getTimezoneOffset()));
   ns('time', `Unix(int): ${TS}`, (seconds: bigint) => new Date(Number(seconds) * 1000));
   fn(`Age(string): ${DUR}`, (s: string) => {
     const t = Date.parse(s);

@@ -184,6 +184,53 @@ export async function runJavascript(
   }
 }
 
+/**
+ * Compile `code` without running it (apply-time checking): throws an ExpressionError with the
+ * line and column of a syntax error. A top-level `return` is accepted, as runJavascript accepts it.
+ */
+export async function checkJavascript(code: string): Promise<void> {
+  if (code.trim() === '')
+    throw new ExpressionError('JavaScript is empty', { language: 'javascript', expression: code });
+  if (code.length > JAVASCRIPT_MAX_SCRIPT_LENGTH)
+    throw new ExpressionError(
+      `JavaScript is too long (${code.length} characters; the limit is ${JAVASCRIPT_MAX_SCRIPT_LENGTH})`,
+      {
+        language: 'javascript',
+        expression: code.slice(0, 200),
+      },
+    );
+  const module = await loadModule();
+  const runtime = module.newRuntime();
+  runtime.setMemoryLimit(JAVASCRIPT_DEFAULT_MEMORY_LIMIT_BYTES);
+  runtime.setMaxStackSize(JAVASCRIPT_MAX_STACK_BYTES);
+  const deadline = Date.now() + JAVASCRIPT_DEFAULT_TIMEOUT_MS;
+  runtime.setInterruptHandler(shouldInterruptAfterDeadline(deadline));
+  const context = runtime.newContext();
+  const handles: QuickJSHandle[] = [];
+  try {
+    let wrapped = false;
+    let result = context.evalCode(code, FILENAME, { type: 'global', compileOnly: true });
+    if (result.error && isTopLevelReturn(context, result.error)) {
+      handles.push(result.error);
+      wrapped = true;
+      result = context.evalCode(`(function () {\n${code}\n})()`, FILENAME, { type: 'global', compileOnly: true });
+    }
+    if (result.error) {
+      handles.push(result.error);
+      const limits = {
+        timeoutMs: JAVASCRIPT_DEFAULT_TIMEOUT_MS,
+        memoryLimitBytes: JAVASCRIPT_DEFAULT_MEMORY_LIMIT_BYTES,
+      };
+      throw scriptError(context, result.error, code, wrapped, limits, 'compiling', deadline);
+    }
+    handles.push(result.value);
+  } finally {
+    for (const handle of handles) if (handle.alive) handle.dispose();
+    context.dispose();
+    runtime.dispose();
+  }
+}
+
 function execute(
   runtime: QuickJSRuntime,
   context: QuickJSContext,

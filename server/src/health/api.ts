@@ -7,7 +7,7 @@ import type { Database } from '../db/database.js';
 import type { Identity } from '../auth/identity.js';
 import { HttpError, requirePermission, type AuthEnv } from '../auth/middleware.js';
 import { parseDocuments, ResourceError, ResourceErrors, resourceErrorBody } from '../resources/yaml.js';
-import { parseCanary, type CanaryDefinition } from './canary.js';
+import { parseCanaryChecked, type CanaryDefinition } from './canary.js';
 import type { Checker } from './checker.js';
 import type { HealthEngine } from './engine.js';
 import { parseDuration } from '../connections/duration.js';
@@ -56,7 +56,8 @@ async function applyText(text: string, deps: Deps, createdBy: string): Promise<{
   const docs = parseDocuments(text);
   if (docs.length === 0)
     throw new ResourceErrors([new ResourceError('the document is empty: paste a Canary resource')]);
-  const defs: CanaryDefinition[] = docs.map((d) => parseCanary(d, deps.checkers));
+  const defs: CanaryDefinition[] = [];
+  for (const d of docs) defs.push(await parseCanaryChecked(d, deps.checkers));
   const applied = [];
   for (const def of defs) {
     const r = await applyCanary(deps.db, def, { source: 'UI', createdBy });

@@ -1,6 +1,7 @@
 // The Canary resource (canaries.flanksource.com/v1): validated as users write it, turned into the
 // canary row and one check row per entry of each check-type list.
 import { z } from 'zod';
+import { javascriptErrors, scriptErrors, scriptFields } from '../resources/scripts.js';
 import { formatPath, ResourceError, ResourceErrors, validate, type ResourceDocument } from '../resources/yaml.js';
 import type { Checker } from './checker.js';
 import { parseSchedule } from '../jobs/schedule.js';
@@ -120,6 +121,8 @@ export function parseCanary(doc: ResourceDocument, checkers: ReadonlyMap<string,
           return;
         }
         seen.add(parsed.name);
+        // test/display/transform and metrics: a syntax error or unknown function is refused here.
+        errors.push(...scriptErrors(doc, scriptFields(parsed, path)));
         checks.push({
           type: key,
           name: parsed.name,
@@ -155,4 +158,22 @@ export function parseCanary(doc: ResourceDocument, checkers: ReadonlyMap<string,
     resource: doc.data as Record<string, unknown>,
     checks,
   };
+}
+
+/**
+ * parseCanary, plus the JavaScript of its checks compiled (without running): what the apply
+ * endpoints use. parseCanary alone (sync) already refuses bad CEL and templates.
+ */
+export async function parseCanaryChecked(
+  doc: ResourceDocument,
+  checkers: ReadonlyMap<string, Checker>,
+): Promise<CanaryDefinition> {
+  const def = parseCanary(doc, checkers);
+  const spec = (doc.data as { spec?: Record<string, unknown> }).spec ?? {};
+  const fields = Object.entries(spec).flatMap(([key, list]) =>
+    checkers.has(key) && Array.isArray(list) ? list.flatMap((entry, i) => scriptFields(entry, ['spec', key, i])) : [],
+  );
+  const errors = await javascriptErrors(doc, fields);
+  if (errors.length) throw new ResourceErrors(errors);
+  return def;
 }

@@ -2,7 +2,7 @@
 // made by the apply step once the row is stored; a soft delete takes its checks with it.
 import type { Database } from '../db/database.js';
 import { resourceWriteGuard, resourceWriteSync, type ResourceTableWrites } from '../resources/dbWrites.js';
-import { parseCanary, type CanaryDefinition } from './canary.js';
+import { parseCanaryChecked, type CanaryDefinition } from './canary.js';
 import type { Checker } from './checker.js';
 import { applyCanary, deleteCanary } from './store.js';
 
@@ -11,7 +11,7 @@ export function canaryDbWrites(db: Database, checkers: ReadonlyMap<string, Check
     table: 'canaries',
     noun: 'canary',
     endpoint: 'POST /api/canary',
-    parse: (doc) => parseCanary(doc, checkers),
+    parse: (doc) => parseCanaryChecked(doc, checkers),
     apply: (def) => applyCanary(db, def),
     remove: (id) => deleteCanary(db, id),
   };

@@ -15,12 +15,15 @@ export class ResourceError extends Error {
     message: string,
     readonly position?: Position,
     readonly path?: string,
+    /** For a script's problem: where it is within the script (expression, template, JavaScript). */
+    readonly scriptPosition?: Position,
   ) {
     super(position ? `${message} (line ${position.line}, column ${position.column})` : message);
   }
 
   toJSON() {
-    return { message: this.message, path: this.path, line: this.position?.line, column: this.position?.column };
+    const json = { message: this.message, path: this.path, line: this.position?.line, column: this.position?.column };
+    return this.scriptPosition ? { ...json, script: this.scriptPosition } : json;
   }
 }
 
