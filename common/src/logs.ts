@@ -148,4 +148,9 @@ export interface LogsResponse {
   results: LogLine[];
   nextCursor: string | null;
   backend: { id: string; name: string; type: LogBackendType };
+  /**
+   * The range holds lines the backend cannot give (Kubernetes: older than the newest 5000 lines of a
+   * container), older than `before`; `message` says which, for the viewer to show.
+   */
+  truncated?: { before: string; message: string };
 }

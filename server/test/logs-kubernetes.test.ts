@@ -8,7 +8,7 @@ import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { kubernetesBackend } from '../src/logs/backends/kubernetes.js';
+import { kubernetesBackend, TAIL_LINES } from '../src/logs/backends/kubernetes.js';
 import { textMatcher } from '../src/logs/backends/query.js';
 import { LogBackendError, LogRequestError, type LogQuery } from '../src/logs/backends/types.js';
 import { loopbackServer, sendJson, type LoopbackServer } from './checkers/ports.js';
@@ -148,7 +148,7 @@ describe('kubernetes log backend', () => {
       [ms(1), 'GET /cart 200', 'web-1', 'app'],
     ]);
     expect(page.results[0]).toEqual({
-      id: `web-1/app:${at(5)}:2`,
+      id: `web-1/app:${at(5)}:1`,
       timestamp: ms(5),
       message: 'GET /pay 200',
       labels: { namespace: 'shop', pod: 'web-1', container: 'app' },
@@ -172,6 +172,52 @@ describe('kubernetes log backend', () => {
       expect(pages).toBe(Math.ceil(all.length / limit));
     }
     await expect(search({ cursor: 'not-a-cursor' })).rejects.toBeInstanceOf(LogRequestError);
+  });
+
+  it('gives a line the same id in every read, also after lines arrive and the window moves', async () => {
+    // From three hours ago: the line of two hours ago is read too, and comes before the others.
+    const before = (await search({ start: new Date(NOW - 3 * 3_600_000) })).results;
+    LOGS['web-1/app']!.push([6, 'GET /new 200'], [6, 'GET /new 200']);
+    try {
+      const after = (await search({ start: new Date(NOW - 600_000 + 2000) })).results;
+      expect(after.slice(0, 2).map((l) => l.id)).toEqual([`web-1/app:${at(6)}:1`, `web-1/app:${at(6)}:2`]);
+      const ids = new Map(after.map((l) => [l.message + l.labels.pod, l.id]));
+      for (const l of before.filter((b) => b.timestamp >= ms(2)))
+        expect(ids.get(l.message + l.labels.pod), l.message).toBe(l.id);
+    } finally {
+      LOGS['web-1/app']!.splice(-2);
+    }
+  });
+
+  it(`says so when a container has more than the ${TAIL_LINES} lines one read gives`, async () => {
+    // 6,000 lines a tenth of a second apart: the oldest 1,000 are beyond the tail.
+    LOGS['busy-0/app'] = Array.from({ length: 6000 }, (_, k): [number, string] => [k / 10, `busy line ${k}`]);
+    PODS.push(pod('busy-0', ['app']));
+    try {
+      const only = { namespace: 'shop', pod: 'busy-0' };
+      const read: string[] = [];
+      let cursor: string | undefined;
+      let last: Awaited<ReturnType<typeof search>>;
+      do {
+        last = await search({ selector: only, limit: 1000, cursor });
+        if (last.nextCursor) expect(last.truncated).toBeUndefined();
+        read.push(...last.results.map((l) => l.message));
+        cursor = last.nextCursor ?? undefined;
+      } while (cursor);
+      expect(read).toHaveLength(TAIL_LINES);
+      expect(read.at(-1)).toBe('busy line 1000');
+      expect(last.truncated).toEqual({
+        before: ms(100),
+        message: `Kubernetes returns only the newest 5000 lines of a container, so older lines are not shown: busy-0/app before ${ms(100)}.`,
+      });
+      // A range that starts after the first line read is whole.
+      const recent = await search({ selector: only, start: new Date(NOW - 600_000 + 500_000), limit: 1000 });
+      expect(recent.results).toHaveLength(1000);
+      expect(recent.truncated).toBeUndefined();
+    } finally {
+      delete LOGS['busy-0/app'];
+      PODS.pop();
+    }
   });
 
   it('keeps to the time range and the search text', async () => {

@@ -1,7 +1,9 @@
 // The Kubernetes log backend: pod logs through the API server when a kubeconfig is configured (the
 // entry's, its connection's certificate, else KUBECONFIG). The selector picks pods (`namespace`,
 // `pod`, `container` are special; other keys are pod labels); each container's newest lines
-// (timestamps on, since the range's start) are merged newest first and paged by time.
+// (timestamps on, since the range's start) are merged newest first and paged by time. The pods/log
+// API has no end time, only a tail: a container read at TAIL_LINES may have older lines in the
+// range that no page can reach; the page that gets there says so (`truncated`).
 import { kubernetesEntrySchema, type KubernetesEntry, type LogLine } from '@opsdeck/common';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { abortable } from '../../connections/index.js';
@@ -10,7 +12,7 @@ import { decodeCursor, encodeCursor } from './query.js';
 import { LogBackendError, LogRequestError, type EntryProblem, type LogBackend } from './types.js';
 
 /** Lines read per container and pods read per request: the memory of a request stays bounded. */
-const TAIL_LINES = 5000;
+export const TAIL_LINES = 5000;
 const MAX_PODS = 20;
 
 interface PodCursor {
@@ -96,6 +98,8 @@ export const kubernetesBackend: LogBackend<KubernetesEntry> = {
     const endMs = Math.min(query.end.getTime(), cursor?.before ?? Infinity);
     const seen = new Set(cursor?.seen ?? []);
     const lines: (LogLine & { ms: number })[] = [];
+    /** Containers whose tail was full: the oldest time read (older lines in range are not read). */
+    const clipped: { name: string; oldest: number }[] = [];
     for (const p of pods.slice(0, MAX_PODS)) {
       const name = p.metadata?.name ?? '';
       const containers = (p.spec?.containers ?? []).map((c) => c.name).filter((c) => !container || c === container);
@@ -111,13 +115,25 @@ export const kubernetesBackend: LogBackend<KubernetesEntry> = {
           }),
         );
         const all = String(text).split('\n');
-        all.forEach((raw, i) => {
+        const read = all.filter((raw) => raw.length > 0);
+        if (read.length >= TAIL_LINES) {
+          const oldest = Date.parse(read[0]!.slice(0, read[0]!.indexOf(' ')));
+          if (Number.isFinite(oldest) && oldest > query.start.getTime()) clipped.push({ name: `${name}/${c}`, oldest });
+        }
+        // A line's id is its time and its place among lines of the same time: the same in every read
+        // (a position in the tail would move as lines arrive and the window's start moves).
+        const atTime = new Map<string, number>();
+        all.forEach((raw) => {
           const sp = raw.indexOf(' ');
           const ms = Date.parse(raw.slice(0, sp));
           const message = raw.slice(sp + 1);
-          if (!raw || sp < 0 || Number.isNaN(ms) || ms > endMs || ms < query.start.getTime()) return;
+          if (!raw || sp < 0 || Number.isNaN(ms)) return;
+          const stamp = raw.slice(0, sp);
+          const nth = (atTime.get(stamp) ?? 0) + 1;
+          atTime.set(stamp, nth);
+          if (ms > endMs || ms < query.start.getTime()) return;
           if (query.match && !query.match.test(message)) return;
-          const id = `${name}/${c}:${raw.slice(0, sp)}:${i}`;
+          const id = `${name}/${c}:${stamp}:${nth}`;
           if (ms === cursor?.before && seen.has(id)) return;
           lines.push({
             id,
@@ -134,12 +150,24 @@ export const kubernetesBackend: LogBackend<KubernetesEntry> = {
     const oldest = page.at(-1);
     const atOldest = oldest ? page.filter((l) => l.ms === oldest.ms).map((l) => l.id) : [];
     const carried = oldest && cursor?.before === oldest.ms ? cursor.seen : [];
+    const more = lines.length > query.limit && oldest;
+    // The page reaches back to where a full tail stops: older lines of that container are missing.
+    const reach = clipped.length ? Math.max(...clipped.map((x) => x.oldest)) : undefined;
+    const truncated =
+      reach !== undefined && (!more || oldest!.ms <= reach)
+        ? {
+            before: new Date(reach).toISOString(),
+            message:
+              `Kubernetes returns only the newest ${TAIL_LINES} lines of a container, so older lines are not shown: ` +
+              `${clipped.map((x) => `${x.name} before ${new Date(x.oldest).toISOString()}`).join(', ')}.`,
+          }
+        : undefined;
     return {
       results: page.map(({ ms: _ms, ...l }) => l),
-      nextCursor:
-        lines.length > query.limit && oldest
-          ? encodeCursor({ v: 1, before: oldest.ms, seen: [...carried, ...atOldest] } satisfies PodCursor)
-          : null,
+      nextCursor: more
+        ? encodeCursor({ v: 1, before: oldest.ms, seen: [...carried, ...atOldest] } satisfies PodCursor)
+        : null,
+      ...(truncated && { truncated }),
     };
   },
 };

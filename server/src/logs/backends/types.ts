@@ -31,6 +31,8 @@ export interface LogPage {
   results: LogLine[];
   nextCursor: string | null;
   total?: number;
+  /** Lines in the range this backend cannot read (older than `before`), and a sentence saying so. */
+  truncated?: { before: string; message: string };
 }
 
 /** A spec problem of one entry: the path below the entry (e.g. ['paths', 1]) and what is wrong. */
