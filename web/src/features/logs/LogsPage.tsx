@@ -1,8 +1,7 @@
-// /logs (spec/2 §2.9): the logs of one component. Component, log selector (the first
-// auto-selected), search (debounced 500 ms) and time range live in the query string (topologyId,
-// logsSelector, query, start); lines are read page by page from POST /api/logs, newest first,
+// /logs (spec/2 §2.9): the logs of one component (or catalog item whose logs are known). Component,
+// log selector (the first auto-selected), search (debounced 500 ms) and time range live in the query
+// string (topologyId or configId, logsSelector, query, start); lines are read page by page from POST /api/logs, newest first,
 // optionally tailed live; they can be downloaded, and selected lines linked to an incident.
-import { useQuery } from '@tanstack/react-query';
 import { FileText, ServerCrash } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
@@ -17,7 +16,7 @@ import { LogsTable } from './components/LogsTable';
 import { LogsToolbar } from './components/LogsToolbar';
 import { downloadFileName, logsToText } from './download';
 import { logEvidenceDescription, logLinesEvidence } from './evidence';
-import { logsApi, logsKeys, type LogsFilters } from './logsApi';
+import { logsApi, type LogsFilters } from './logsApi';
 import {
   effectiveSelector,
   QUERY_DEBOUNCE_MS,
@@ -26,6 +25,7 @@ import {
   type LogsParamsChange,
 } from './logsParams';
 import { useLogLines } from './useLogLines';
+import { useLogOwners } from './useLogOwners';
 
 export const NO_LOGS = 'There are no logs matching the search query';
 export const SELECT_COMPONENT = 'Please select a component to view the logs';
@@ -66,24 +66,10 @@ export default function LogsPage() {
     if ((url.query ?? '') !== debounced.trim()) setSearch(url.query ?? '');
   }
 
-  const components = useQuery({
-    queryKey: logsKeys.components(),
-    queryFn: ({ signal }) => logsApi.components(signal),
-    meta: { silent: true },
-  });
-  // The chosen component, also when a link names one beyond the dropdown's list.
-  const listed = components.data?.find((c) => c.id === url.topologyId);
-  const single = useQuery({
-    queryKey: logsKeys.component(url.topologyId ?? ''),
-    queryFn: ({ signal }) => logsApi.component(url.topologyId!, signal),
-    enabled: !!url.topologyId && components.isSuccess && !listed,
-    meta: { silent: true },
-  });
-  const component = listed ?? single.data ?? undefined;
-  const dropdown = useMemo(() => {
-    const list = components.data ?? [];
-    return single.data && !list.some((c) => c.id === single.data!.id) ? [single.data, ...list] : list;
-  }, [components.data, single.data]);
+  // The chosen component or catalog item, also when a link names one beyond the dropdown's list.
+  const owners = useLogOwners(url);
+  const component = owners.owner;
+  const ownerId = url.topologyId ?? url.configId;
 
   const selectorNames = useMemo(() => (component?.logs ?? []).map((s) => s.name), [component]);
   const selector = effectiveSelector(selectorNames, url.logsSelector);
@@ -95,10 +81,15 @@ export default function LogsPage() {
 
   const filters = useMemo<LogsFilters | undefined>(
     () =>
-      url.topologyId && component
-        ? { topologyId: url.topologyId, selector, query: url.query, range: url.range }
+      ownerId && component
+        ? {
+            ...(url.topologyId ? { topologyId: url.topologyId } : { configId: url.configId }),
+            selector,
+            query: url.query,
+            range: url.range,
+          }
         : undefined,
-    [url.topologyId, url.query, url.range, selector, component],
+    [ownerId, url.topologyId, url.configId, url.query, url.range, selector, component],
   );
 
   const [live, setLive] = useState(false);
@@ -114,14 +105,14 @@ export default function LogsPage() {
   const setSelected = useCallback((ids: Set<string>) => setSelection({ key: filtersKey, ids }), [filtersKey]);
 
   const evidence = useMemo(() => {
-    if (!selected.size || !url.topologyId) return undefined;
+    if (!selected.size || !ownerId) return undefined;
     return {
       type: 'log' as const,
-      component_id: url.topologyId,
+      ...(url.topologyId ? { component_id: url.topologyId } : { config_id: url.configId }),
       description: logEvidenceDescription(selected.size, component?.name, selector),
       evidence: { ...logLinesEvidence(logs.lines, selected) },
     };
-  }, [selected, logs.lines, url.topologyId, component?.name, selector]);
+  }, [selected, logs.lines, ownerId, url.topologyId, url.configId, component?.name, selector]);
 
   const [downloading, setDownloading] = useState(false);
   async function download() {
@@ -140,16 +131,15 @@ export default function LogsPage() {
 
   usePageHeader({
     onRefresh: () => {
-      void components.refetch();
+      owners.refetch();
       logs.refetch();
     },
-    loading: components.isFetching || logs.isFetching,
+    loading: owners.fetching || logs.isFetching,
   });
 
   let placeholder: ReactNode = undefined;
-  if (components.isError) placeholder = <EmptyState icon={ServerCrash} title={COMPONENTS_FAILED} />;
-  else if (!url.topologyId || (single.isSuccess && !single.data))
-    placeholder = <EmptyState icon={FileText} title={SELECT_COMPONENT} />;
+  if (owners.failed) placeholder = <EmptyState icon={ServerCrash} title={COMPONENTS_FAILED} />;
+  else if (!ownerId || owners.notFound) placeholder = <EmptyState icon={FileText} title={SELECT_COMPONENT} />;
   else if (!filters || logs.isPending)
     placeholder = (
       <div className="space-y-3 p-4" data-testid="logs-loading">
@@ -170,10 +160,17 @@ export default function LogsPage() {
   return (
     <div className="space-y-3">
       <LogsToolbar
-        components={dropdown}
-        componentsLoading={components.isPending}
-        componentId={url.topologyId}
-        onComponentChange={(id) => change({ topologyId: id })}
+        components={owners.components}
+        configs={owners.configs}
+        componentsLoading={owners.loading}
+        owner={
+          url.topologyId
+            ? { kind: 'component', id: url.topologyId }
+            : url.configId
+              ? { kind: 'config', id: url.configId }
+              : undefined
+        }
+        onOwnerChange={(o) => change(o?.kind === 'config' ? { configId: o.id } : { topologyId: o?.id })}
         selectorNames={selectorNames}
         selector={selector}
         onSelectorChange={(name) => change({ logsSelector: name })}
@@ -191,6 +188,7 @@ export default function LogsPage() {
       />
       {logs.tailError !== undefined && <Alert tone="warning">Live tail: {errorMessage(logs.tailError)}</Alert>}
       {logs.error !== null && count > 0 && <Alert tone="error">{errorMessage(logs.error)}</Alert>}
+      {logs.truncated && <Alert tone="warning">{logs.truncated}</Alert>}
       <LogsTable
         lines={logs.lines}
         selected={selected}

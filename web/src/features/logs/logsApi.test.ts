@@ -34,6 +34,16 @@ describe('logs request', () => {
     });
   });
 
+  it('asks for a catalog item’s logs by config_id', () => {
+    const range = { type: 'relative', range: 'now-1h', display: 'Last 1 hour' } as const;
+    expect(logsRequest({ configId: 'i1', selector: 'pods', range }, {}, now)).toEqual({
+      config_id: 'i1',
+      selector: 'pods',
+      start: 'now-1h',
+      limit: PAGE_SIZE,
+    });
+  });
+
   it('resolves a quick range to dates', () => {
     const body = logsRequest({ topologyId: 'c1', range: { type: 'mapped', display: 'Today so far' } }, {}, now);
     expect(new Date(body.end!).toISOString()).toBe(now.toISOString());

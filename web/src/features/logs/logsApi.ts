@@ -1,12 +1,14 @@
-// The calls of the logs area: the components that have logs (components_with_logs, through the
-// typed /api/db builder) and one page of lines (POST /api/logs, newest first, paged by cursor).
+// The calls of the logs area: the components and catalog items that have logs (components_with_logs
+// and configs_with_logs, through the typed /api/db builder) and one page of lines (POST /api/logs,
+// newest first, paged by cursor).
 import { resolveTimeRange, type TimeRange } from '@opsdeck/common/timeRange';
 import { api } from '../../api/client';
 import { db } from '../../api/postgrest';
 import { rangeToParams } from './logsParams';
-import type { ComponentWithLogs, LogsRequest, LogsResponse } from './types';
+import type { ComponentWithLogs, ConfigWithLogs, LogsRequest, LogsResponse } from './types';
 
 const COMPONENT_COLUMNS = 'id,name,type,icon,path,external_id,logs';
+const CONFIG_COLUMNS = 'id,name,type,config_class,external_id,logs';
 /** The dropdown's size; a link to a component beyond it still works (it is read by id). */
 export const COMPONENTS_LIMIT = 500;
 export const PAGE_SIZE = 100;
@@ -18,12 +20,16 @@ export const logsKeys = {
   all: ['logs'] as const,
   components: () => [...logsKeys.all, 'components'] as const,
   component: (id: string) => [...logsKeys.all, 'component', id] as const,
+  configs: () => [...logsKeys.all, 'configs'] as const,
+  config: (id: string) => [...logsKeys.all, 'config', id] as const,
   lines: (filters: LogsFilters) => [...logsKeys.all, 'lines', filters] as const,
 };
 
 /** What the lines are read for; the query key of a result set. */
 export interface LogsFilters {
-  topologyId: string;
+  /** The component, or else the catalog item (configId), whose logs are read. */
+  topologyId?: string;
+  configId?: string;
   selector?: string;
   query?: string;
   range: TimeRange;
@@ -46,7 +52,8 @@ export function logsRequest(
   now: Date = new Date(),
 ): LogsRequest {
   const { start, end } = requestWindow(filters.range, now);
-  const body: LogsRequest = { id: filters.topologyId, start, limit: page.limit ?? PAGE_SIZE };
+  const owner: LogsRequest = filters.topologyId ? { id: filters.topologyId } : { config_id: filters.configId };
+  const body: LogsRequest = { ...owner, start, limit: page.limit ?? PAGE_SIZE };
   if (end) body.end = end;
   if (filters.selector) body.selector = filters.selector;
   if (filters.query) body.query = filters.query;
@@ -69,6 +76,18 @@ export const logsApi = {
       (await db<ComponentWithLogs>('components_with_logs').select(COMPONENT_COLUMNS).eq('id', id).single(signal)) ??
       null
     );
+  },
+  configs(signal?: AbortSignal): Promise<ConfigWithLogs[]> {
+    return db<ConfigWithLogs>('configs_with_logs')
+      .select(CONFIG_COLUMNS)
+      .order('name')
+      .order('id')
+      .limit(COMPONENTS_LIMIT)
+      .list(signal)
+      .then((r) => r.data);
+  },
+  async config(id: string, signal?: AbortSignal): Promise<ConfigWithLogs | null> {
+    return (await db<ConfigWithLogs>('configs_with_logs').select(CONFIG_COLUMNS).eq('id', id).single(signal)) ?? null;
   },
   lines(body: LogsRequest, signal?: AbortSignal): Promise<LogsResponse> {
     return api.post<LogsResponse>('/api/logs', body, { signal });

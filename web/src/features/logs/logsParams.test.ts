@@ -6,6 +6,7 @@ describe('logs query string', () => {
     const p = readLogsParams(new URLSearchParams('topologyId=c1&logsSelector=app&query=error&start=now-1h'));
     expect(p).toEqual({
       topologyId: 'c1',
+      configId: undefined,
       logsSelector: 'app',
       query: 'error',
       range: { type: 'relative', range: 'now-1h', display: 'Last 1 hour' },
@@ -39,6 +40,18 @@ describe('logs query string', () => {
     expect(writeLogsParams(base, { topologyId: 'c2' }).toString()).toBe('topologyId=c2&query=x');
     expect(writeLogsParams(base, { topologyId: 'c1' }).get('logsSelector')).toBe('app');
     expect(writeLogsParams(base, { query: '  ' }).has('query')).toBe(false);
+  });
+
+  it('a catalog item is configId: choosing one drops the component, and the other way round', () => {
+    expect(readLogsParams(new URLSearchParams('configId=i1&logsSelector=pods')).configId).toBe('i1');
+    expect(readLogsParams(new URLSearchParams('configId=i1&topologyId=c1')).configId).toBeUndefined();
+    const component = new URLSearchParams('topologyId=c1&logsSelector=app&query=x');
+    const item = writeLogsParams(component, { configId: 'i1' });
+    expect(item.toString()).toBe('query=x&configId=i1');
+    expect(writeLogsParams(item, { topologyId: 'c1' }).toString()).toBe('query=x&topologyId=c1');
+    expect(
+      writeLogsParams(new URLSearchParams('configId=i1&logsSelector=a'), { configId: 'i1' }).get('logsSelector'),
+    ).toBe('a');
   });
 
   it('writes a range as start (and end), and clearing it removes both', () => {

@@ -1,10 +1,10 @@
-// The /logs query string (spec/2 §2.9): topologyId (the component), logsSelector (one of its log
-// names), query (the search, debounced 500 ms before it lands here) and start (the time range).
+// The /logs query string (spec/2 §2.9): topologyId (the component) or configId (a catalog item
+// whose logs are known), logsSelector (one of its log names), query (the search, debounced 500 ms before it lands here) and start (the time range).
 // start is a relative expression ('now-15m'); an absolute range or a quick range also carries
 // `end` (ISO dates, or the quick range's expressions), so every range the picker offers fits.
 import { QUICK_RANGES, relativePreset, type TimeRange } from '@opsdeck/common/timeRange';
 
-export const LOGS_PARAM_KEYS = ['topologyId', 'logsSelector', 'query', 'start', 'end'] as const;
+export const LOGS_PARAM_KEYS = ['topologyId', 'configId', 'logsSelector', 'query', 'start', 'end'] as const;
 export type LogsParamKey = (typeof LOGS_PARAM_KEYS)[number];
 
 export const DEFAULT_START = 'now-15m';
@@ -12,6 +12,8 @@ export const QUERY_DEBOUNCE_MS = 500;
 
 export interface LogsParams {
   topologyId?: string;
+  /** A catalog item instead of a component (topologyId wins when a link has both). */
+  configId?: string;
   logsSelector?: string;
   query?: string;
   range: TimeRange;
@@ -66,6 +68,7 @@ const clean = (v: string | null) => v?.trim() || undefined;
 export function readLogsParams(params: URLSearchParams): LogsParams {
   return {
     topologyId: clean(params.get('topologyId')),
+    configId: params.get('topologyId')?.trim() ? undefined : clean(params.get('configId')),
     logsSelector: clean(params.get('logsSelector')),
     query: clean(params.get('query')),
     range: rangeFromParams(params.get('start'), params.get('end')),
@@ -74,13 +77,14 @@ export function readLogsParams(params: URLSearchParams): LogsParams {
 
 export type LogsParamsChange =
   | { topologyId: string | undefined }
+  | { configId: string | undefined }
   | { logsSelector: string | undefined }
   | { query: string | undefined }
   | { range: TimeRange | undefined };
 
 /**
- * The query string after one change. A new component drops its selector (the first of the new
- * one's is chosen again); clearing the range goes back to the default; empty values are removed.
+ * The query string after one change. A new component (or catalog item) drops its selector (the
+ * first of the new one's is chosen again) and the other kind's id; clearing the range goes back to the default; empty values are removed.
  */
 export function writeLogsParams(params: URLSearchParams, change: LogsParamsChange): URLSearchParams {
   const next = new URLSearchParams(params);
@@ -89,9 +93,14 @@ export function writeLogsParams(params: URLSearchParams, change: LogsParamsChang
     if (v) next.set(key, v);
     else next.delete(key);
   };
-  if ('topologyId' in change) {
-    if (change.topologyId !== (params.get('topologyId') ?? undefined)) next.delete('logsSelector');
-    put('topologyId', change.topologyId);
+  if ('topologyId' in change || 'configId' in change) {
+    const [key, other, id] =
+      'topologyId' in change
+        ? (['topologyId', 'configId', change.topologyId] as const)
+        : (['configId', 'topologyId', change.configId] as const);
+    if (id !== (params.get(key) ?? undefined) || params.has(other)) next.delete('logsSelector');
+    next.delete(other);
+    put(key, id);
   } else if ('logsSelector' in change) put('logsSelector', change.logsSelector);
   else if ('query' in change) put('query', change.query);
   else {

@@ -20,6 +20,8 @@ export interface LogLines {
   refetch(): void;
   /** A live-tail read failed (the last error); the tail keeps polling. */
   tailError: unknown;
+  /** What the backend said it could not read (Kubernetes' tail limit), from the pages read so far. */
+  truncated: string | undefined;
 }
 
 export function useLogLines(filters: LogsFilters | undefined, live: boolean): LogLines {
@@ -87,6 +89,7 @@ export function useLogLines(filters: LogsFilters | undefined, live: boolean): Lo
   return {
     lines,
     total: pages?.[0]?.total,
+    truncated: pages?.find((p) => p.truncated)?.truncated?.message,
     isPending: !!filters && query.isPending,
     isFetching: query.isFetching,
     error: query.error,

@@ -1,4 +1,4 @@
-// The /logs filter bar (spec/2 §2.9): the component, its log selector, the search box, the time
+// The /logs filter bar (spec/2 §2.9): the component (or catalog item), its log selector, the search box, the time
 // range, live tail, and the actions on the lines (download, link the selected ones to an incident).
 import { Download, Search } from 'lucide-react';
 import type { TimeRange } from '@opsdeck/common/timeRange';
@@ -7,15 +7,17 @@ import { Input, Select } from '../../../ui/input';
 import { LinkToIncidentButton, type EvidenceInput } from '../../../ui/link-to-incident';
 import { Switch } from '../../../ui/switch';
 import { TimeRangePicker } from '../../../ui/time-range/TimeRangePicker';
-import type { ComponentWithLogs } from '../types';
+import { ownerKey, parseOwnerKey, type LogOwner, type LogOwnerKind } from '../useLogOwners';
 
 export const NO_RESULT = 'No result';
 
 export interface LogsToolbarProps {
-  components: ComponentWithLogs[] | undefined;
+  components: LogOwner[];
+  /** Catalog items with logs (a second group of the dropdown when there are any). */
+  configs: LogOwner[];
   componentsLoading: boolean;
-  componentId: string | undefined;
-  onComponentChange(id: string | undefined): void;
+  owner: { kind: LogOwnerKind; id: string } | undefined;
+  onOwnerChange(owner: { kind: LogOwnerKind; id: string } | undefined): void;
   selectorNames: string[];
   selector: string | undefined;
   onSelectorChange(name: string): void;
@@ -33,30 +35,32 @@ export interface LogsToolbarProps {
 }
 
 export function LogsToolbar(p: LogsToolbarProps) {
-  const components = p.components ?? [];
+  const components = p.components;
+  const option = (o: LogOwner) => (
+    <option key={ownerKey(o.kind, o.id)} value={ownerKey(o.kind, o.id)}>
+      {o.name}
+      {o.type ? ` (${o.type})` : ''}
+    </option>
+  );
   return (
     <div className="flex flex-wrap items-center gap-2" data-testid="logs-toolbar">
       <Select
         aria-label="Component"
         className="w-64"
-        value={p.componentId ?? ''}
-        onChange={(e) => p.onComponentChange(e.target.value || undefined)}
+        value={p.owner ? ownerKey(p.owner.kind, p.owner.id) : ''}
+        onChange={(e) => p.onOwnerChange(parseOwnerKey(e.target.value))}
       >
         <option value="">
-          {p.componentsLoading ? 'Loading…' : components.length ? 'Select a component' : NO_RESULT}
+          {p.componentsLoading ? 'Loading…' : components.length || p.configs.length ? 'Select a component' : NO_RESULT}
         </option>
-        {components.map((c) => (
-          <option key={c.id} value={c.id}>
-            {c.name}
-            {c.type ? ` (${c.type})` : ''}
-          </option>
-        ))}
+        {p.configs.length ? <optgroup label="Components">{components.map(option)}</optgroup> : components.map(option)}
+        {p.configs.length > 0 && <optgroup label="Catalog items">{p.configs.map(option)}</optgroup>}
       </Select>
       <Select
         aria-label="Log selector"
         className="w-48"
         value={p.selector ?? ''}
-        disabled={!p.componentId || p.selectorNames.length === 0}
+        disabled={!p.owner || p.selectorNames.length === 0}
         onChange={(e) => p.onSelectorChange(e.target.value)}
       >
         {p.selectorNames.length === 0 && <option value="">{NO_RESULT}</option>}
