@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluateCel } from './cel.js';
 import { durationFromMs } from './duration.js';
 import { humanDuration, humanSize, semverSatisfies } from './celStrings.js';
+import { renderTemplate } from './template.js';
 
 const ev = (expr: string, vars: Record<string, unknown> = {}) => evaluateCel(expr, vars);
 
@@ -82,7 +83,14 @@ describe('CEL humanize and semver', () => {
   it('humanizeDuration, humanizeBytes, humanizeTime', () => {
     expect(ev('humanizeDuration(3661)')).toBe('1h 1m 1s');
     expect(ev('humanizeBytes(1536)')).toBe('1.5 KiB');
-    expect(ev('humanizeTime(t)', { t: new Date(Date.now() - 90_000) })).toMatch(/^1m3\ds ago$/);
+    expect(ev('humanizeTime(t)', { t: new Date(Date.now() - 90_000) })).toBe('1 minute ago');
+    expect(ev('humanizeTime(t)', { t: new Date(Date.now() - 3 * 86_400_000 - 5000) })).toBe('3 days ago');
+    expect(ev('humanizeTime(t)', { t: new Date(Date.now() + 2 * 3_600_000 + 60_000) })).toBe('2 hours from now');
+    expect(ev('humanizeTime(timestamp("1900-01-01T00:00:00Z"))')).toBe('a long while ago');
+    // The same function in templates (canary-checker's s3 fixture: {{ $f.ModTime | humanizeTime }}).
+    expect(renderTemplate('{{ .t | humanizeTime }} {{ conv.ToInt "42" }}', { t: new Date(Date.now() - 10_000) })).toBe(
+      '10 seconds ago 42',
+    );
   });
 
   it('Semver and SemverCompare (constraint, version)', () => {

@@ -269,14 +269,7 @@ export function registerStringFunctions({ fn, ns }: CelRegistrar): void {
   fn(`HumanSize(dyn): ${S}`, humanSize);
   fn(`humanizeDuration(dyn): ${S}`, (v: unknown) => templateFn('humanizeDuration')(fromCelValue(v)));
   fn(`humanizeBytes(dyn): ${S}`, (v: unknown) => templateFn('humanizeBytes')(fromCelValue(v)));
-  fn(`humanizeTime(dyn): ${S}`, (v: unknown) => {
-    const t = v instanceof Date ? v : new Date(typeof v === 'string' ? v : num(v, 'humanizeTime()') * 1000);
-    if (Number.isNaN(t.getTime())) throw new RangeError(`humanizeTime(): ${toDisplayString(v)} is not a time`);
-    const ago = Date.now() - t.getTime();
-    return ago >= 0
-      ? `${humanDuration(BigInt(Math.round(ago / 1000)) * 1_000_000_000n)} ago`
-      : `in ${humanDuration(BigInt(Math.round(-ago / 1000)) * 1_000_000_000n)}`;
-  });
+  fn(`humanizeTime(dyn): ${S}`, (v: unknown) => templateFn('humanizeTime')(fromCelValue(v)));
   fn(`Semver(${S}): map`, (s: string) => {
     const v = semver(s);
     if (!v) throw new RangeError(`Semver(): "${s}" is not a semantic version`);

@@ -145,6 +145,11 @@ const CASES: Array<[string, string, string]> = [
     '{{ humanizeBytes 512 }}|{{ humanizeBytes 1536 }}|{{ humanizeBytes 10485760 }}',
     '512 B|1.5 KiB|10 MiB',
   ],
+  [
+    'humanizeTime',
+    '{{ humanizeTime 0 }}|{{ humanizeTime "2999-01-01T00:00:00Z" }}',
+    'a long while ago|a long while from now',
+  ],
 ];
 
 describe('template functions', () => {

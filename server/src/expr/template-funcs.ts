@@ -451,6 +451,36 @@ define('humanizeDuration', 1, 1, (value) => {
       : num(value, 'humanizeDuration');
   return humanizeSeconds(seconds);
 });
+/** go-humanize's Time (canary-checker's humanizeTime): "3 minutes ago", "2 days from now". */
+define('humanizeTime', 1, 1, (t) => {
+  const ms = Date.now() - toTime(t, 'humanizeTime').getTime();
+  const when = ms >= 0 ? 'ago' : 'from now';
+  const s = Math.abs(ms) / 1000;
+  const [MIN, HOUR, DAY, WEEK, MONTH, YEAR] = [60, 3600, 86_400, 604_800, 2_592_000, 31_104_000];
+  const steps: Array<[number, string, number]> = [
+    [1, 'now', 0],
+    [2, '1 second', 0],
+    [MIN, 'seconds', 1],
+    [2 * MIN, '1 minute', 0],
+    [HOUR, 'minutes', MIN],
+    [2 * HOUR, '1 hour', 0],
+    [DAY, 'hours', HOUR],
+    [2 * DAY, '1 day', 0],
+    [WEEK, 'days', DAY],
+    [2 * WEEK, '1 week', 0],
+    [MONTH, 'weeks', WEEK],
+    [2 * MONTH, '1 month', 0],
+    [YEAR, 'months', MONTH],
+    [YEAR * 1.5, '1 year', 0],
+    [2 * YEAR, '2 years', 0],
+    [37 * YEAR, 'years', YEAR],
+  ];
+  const step = steps.find(([limit]) => s < limit);
+  if (!step) return `a long while ${when}`;
+  const [, text, unit] = step;
+  if (text === 'now') return 'now';
+  return unit ? `${Math.floor(s / unit)} ${text} ${when}` : `${text} ${when}`;
+});
 define('humanizeBytes', 1, 1, (value) => {
   let n = num(value, 'humanizeBytes');
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
@@ -506,6 +536,8 @@ for (const [name, target] of [
   ['strings.Trunc', 'trunc'],
   ['strings.Quote', 'quote'],
   ['conv.ToString', 'toString'],
+  ['conv.ToInt', 'int'],
+  ['conv.ToInt64', 'int'],
   ['conv.Join', 'join'],
   ['conv.Default', 'default'],
   ['data.ToJSON', 'toJson'],
