@@ -11,11 +11,9 @@ import { parseCanaryChecked, type CanaryDefinition } from './canary.js';
 import type { Checker } from './checker.js';
 import type { HealthEngine } from './engine.js';
 import { parseDuration } from '../connections/duration.js';
-import { applyCanary, deleteCanary, healthWrites } from './store.js';
-import { acceptsGzip } from '../http/encoding.js';
+import { applyCanary, deleteCanary } from './store.js';
 import { queueCheckRunOnAgent } from '../agents/checkRunRelay.js';
-import { freshComputedAt, precomputedRangeOf, summarySqlFor } from './summary.js';
-import { gzipSummary, SUMMARY_HEAD, SUMMARY_VIEW_MAX_AGE_MS, summaryTail } from './summaryViews.js';
+import { summaryHandler } from './summaryAnswer.js';
 
 interface Deps {
   db: Database;
@@ -43,14 +41,6 @@ export function parseTime(value: string | undefined, now = Date.now()): Date | u
   return new Date(t);
 }
 
-/**
- * How long a summary answer may be reused for the same query (a single flight: requests that arrive
- * while one is computed wait for it). Reused only while this process has written no health data
- * since it was computed (see healthWrites); `Cache-Control: no-cache` on the request skips it.
- */
-export const SUMMARY_CACHE_MS = 5_000;
-const SUMMARY_CACHE_ENTRIES = 8;
-
 /** Reads the body as text and applies every Canary in it. */
 async function applyText(text: string, deps: Deps, createdBy: string): Promise<{ applied: unknown[] }> {
   const docs = parseDocuments(text);
@@ -69,10 +59,6 @@ async function applyText(text: string, deps: Deps, createdBy: string): Promise<{
 export function healthRoutes(deps: Deps): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const { db, identity, engine } = deps;
-  // The checks' JSON of recent summaries, by normalized query; the answers do not depend on the caller.
-  const summaries = new Map<string, { at: number; writes: number; checks: Promise<string> }>();
-  // The answers of the precomputed ranges, kept up to date by this replica (see SummaryViews).
-  const views = engine.summaryViews;
 
   app.onError((err, c) => {
     const body = resourceErrorBody(err);
@@ -132,97 +118,11 @@ export function healthRoutes(deps: Deps): Hono<AuthEnv> {
     return c.json(result);
   });
 
+  // The summary (summaryAnswer.ts): the FORMATS.md shape or format=console, with ETags.
+  const summary = summaryHandler(db, engine.summaryViews, (v) => parseTime(v));
   app.get('/api/summary', async (c) => {
-    const started = performance.now();
     await requirePermission(identity, c.get('principal'), 'canaries', 'read');
-    const end = parseTime(c.req.query('end')) ?? new Date();
-    const start = parseTime(c.req.query('start') ?? c.req.query('timeRange')) ?? new Date(end.getTime() - 3_600_000);
-    let labels: string | null = null;
-    const raw = c.req.query('labels');
-    if (raw) {
-      try {
-        const parsed = JSON.parse(raw) as unknown;
-        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error();
-        labels = JSON.stringify(
-          Object.fromEntries(Object.entries(parsed as Record<string, unknown>).map(([k, v]) => [k, String(v)])),
-        );
-      } catch {
-        throw new HttpError(400, 'VALIDATION', 'labels must be a JSON object of label names to values');
-      }
-    }
-    const cacheControl = c.req.header('cache-control') ?? '';
-    const noCache = /no-cache/i.test(cacheControl);
-    // The usual ranges back from now are precomputed (see summary.ts) unless the caller asks for
-    // figures computed now, or no replica has refreshed them lately. Unfiltered, they are answered
-    // from the view this replica keeps up to date; `Cache-Control: max-age=N` asks for one younger
-    // (never older than SUMMARY_VIEW_MAX_AGE_MS).
-    const range = noCache
-      ? undefined
-      : precomputedRangeOf(c.req.query('start') ?? c.req.query('timeRange'), c.req.query('end'));
-    if (range) {
-      const maxAge = /max-age=(\d+)/i.exec(cacheControl);
-      const precomputed = (asOf: Date, rebuilt: number, more: Record<string, string> = {}) => ({
-        'content-type': 'application/json; charset=utf-8',
-        'x-summary-source': 'precomputed',
-        'x-summary-as-of': asOf.toISOString(),
-        'x-summary-rebuilt': String(rebuilt),
-        ...more,
-      });
-      if (labels === null) {
-        // Kept by this replica: compressed once per update for the clients that accept gzip.
-        const gzip = acceptsGzip(c.req.header('accept-encoding'));
-        const maxAgeMs = maxAge ? Math.min(Number(maxAge[1]) * 1_000, SUMMARY_VIEW_MAX_AGE_MS) : undefined;
-        const view = await views.get(range, maxAgeMs, gzip);
-        if (view) {
-          const tail = summaryTail(performance.now() - started);
-          const headers = precomputed(view.asOf, view.rebuilt, {
-            age: String(Math.floor((Date.now() - view.at) / 1_000)),
-            vary: 'Accept-Encoding',
-            ...(gzip ? { 'content-encoding': 'gzip' } : {}),
-          });
-          return c.body(gzip ? await gzipSummary(view, tail) : Buffer.concat([view.body, tail]), 200, headers);
-        }
-      } else {
-        const asOf = await freshComputedAt(db, range);
-        if (asOf) {
-          const { chunks, rebuilt } = await views.items.answer(range, asOf, labels);
-          const tail = summaryTail(performance.now() - started);
-          return c.body(Buffer.concat([SUMMARY_HEAD, ...chunks, tail]), 200, precomputed(asOf, rebuilt));
-        }
-      }
-    }
-    const key = JSON.stringify([
-      c.req.query('start') ?? c.req.query('timeRange') ?? '',
-      c.req.query('end') ?? '',
-      labels,
-    ]);
-    const now = Date.now();
-    const writes = healthWrites();
-    let entry = summaries.get(key);
-    const fresh = !!entry && entry.writes === writes && now - entry.at < SUMMARY_CACHE_MS;
-    const hit = fresh && !noCache;
-    if (!hit) {
-      const checks = db
-        .query<{ checks: string }>(summarySqlFor(start, end), [start, end, labels])
-        .then(({ rows }) => rows[0]!.checks);
-      entry = { at: now, writes, checks };
-      for (const [k, e] of summaries) if (now - e.at >= SUMMARY_CACHE_MS || e.writes !== writes) summaries.delete(k);
-      if (summaries.size >= SUMMARY_CACHE_ENTRIES) summaries.delete(summaries.keys().next().value!);
-      summaries.set(key, entry);
-      // Forgotten once stale (an answer is ~9 MB for 10,000 checks), or at once if it failed.
-      const forget = () => {
-        if (summaries.get(key) === entry) summaries.delete(key);
-      };
-      setTimeout(forget, SUMMARY_CACHE_MS).unref();
-      checks.catch(forget);
-    }
-    const checks = await entry!.checks;
-    const body = Buffer.concat([SUMMARY_HEAD, Buffer.from(checks), summaryTail(performance.now() - started)]);
-    return c.body(body, 200, {
-      'content-type': 'application/json; charset=utf-8',
-      'x-summary-source': 'live',
-      'x-summary-cache': hit ? 'hit' : 'miss',
-    });
+    return summary(c);
   });
 
   // Uptime, latency percentiles and a health series for one check over a range.

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Queryable } from '../db/database.js';
 import { logger } from '../log.js';
+import { ConsoleStreams, consoleRow, etagOf } from './summaryConsole.js';
 import {
   CHANGED_CHECKS_SQL,
   freshComputedAt,
@@ -22,6 +23,20 @@ interface CachedItem {
   k: string;
   /** The item's JSON, encoded once: an answer is these bytes joined. */
   json: Buffer;
+  /** Its console row (see summaryConsole.ts), made on first use. */
+  row?: string;
+}
+
+/** The console row of a cached item (made once per rebuild of the item). */
+export const rowOf = (it: CachedItem) => (it.row ??= consoleRow(it.json.toString()));
+
+/** What an answer is made of: its items in order, and its JSON array as byte chunks. */
+export interface ItemsAnswer {
+  chunks: Buffer[];
+  ids: string[];
+  items: CachedItem[];
+  /** How many items were rebuilt. */
+  rebuilt: number;
 }
 
 const COMMA = Buffer.from(',');
@@ -30,6 +45,8 @@ const CLOSE = Buffer.from(']');
 
 interface CachedRange {
   asOf: number;
+  /** When an answer last used it. */
+  used: number;
   items: Map<string, CachedItem>;
   /** The ids of every live check in order, and where to look for changes from (unfiltered answers). */
   order?: string[];
@@ -51,16 +68,13 @@ export class SummaryItems {
    * The JSON array of the range's items (for the checks matching `labels`) as the byte chunks to
    * send one after another, and how many items were rebuilt.
    */
-  async answer(
-    range: PrecomputedRange,
-    asOf: Date,
-    labels: string | null,
-  ): Promise<{ chunks: Buffer[]; rebuilt: number }> {
+  async answer(range: PrecomputedRange, asOf: Date, labels: string | null): Promise<ItemsAnswer> {
     let cached = this.ranges.get(range.key);
     if (!cached || cached.asOf !== asOf.getTime()) {
-      cached = { asOf: asOf.getTime(), items: new Map() };
+      cached = { asOf: asOf.getTime(), used: 0, items: new Map() };
       this.ranges.set(range.key, cached);
     }
+    cached.used = Date.now();
     const { items } = cached;
     type Row = { id: string; v: string; k: string; next: Date };
     let order: string[];
@@ -106,14 +120,30 @@ export class SummaryItems {
       }
     }
     const chunks: Buffer[] = [OPEN];
+    const ids: string[] = [];
+    const answered: CachedItem[] = [];
     for (const id of order) {
       const it = items.get(id);
       if (!it) continue;
       if (chunks.length > 1) chunks.push(COMMA);
       chunks.push(it.json);
+      ids.push(id);
+      answered.push(it);
     }
     chunks.push(CLOSE);
-    return { chunks, rebuilt: stale.length };
+    return { chunks, ids, items: answered, rebuilt: stale.length };
+  }
+
+  /** Forgets the ranges no answer used in `idleMs` (their items are rebuilt on the next request). */
+  sweep(idleMs: number, now = Date.now()): void {
+    for (const [key, r] of this.ranges) if (now - r.used >= idleMs) this.ranges.delete(key);
+  }
+
+  /** How many ranges and items are kept (the memory benchmark reports them). */
+  get size(): { ranges: number; items: number } {
+    let items = 0;
+    for (const r of this.ranges.values()) items += r.items.size;
+    return { ranges: this.ranges.size, items };
   }
 }
 
@@ -136,14 +166,23 @@ export interface SummaryView {
   edits: number;
   /** How many items that update rebuilt. */
   rebuilt: number;
+  /** The strong validator of `body` (made once per update). */
+  etag: string;
+  /** Its items in order (their console rows, for format=console). */
+  ids: string[];
+  items: CachedItem[];
 }
 
 /** A request is answered from a view at most this old (unless it asks for less: Cache-Control max-age). */
 export const SUMMARY_VIEW_MAX_AGE_MS = 5_000;
 /** How often a view is brought up to date in the background while someone asks for it. */
 export const SUMMARY_VIEW_EVERY_MS = 2_000;
-/** A view nobody asked for in this long is no longer kept up to date (it is updated on the next request). */
-export const SUMMARY_VIEW_IDLE_MS = 5 * 60_000;
+/**
+ * A view nobody asked for in this long is no longer kept up to date, and is dropped from memory
+ * with the items and console streams idle as long (rebuilt on the next request).
+ * HEALTH_SUMMARY_IDLE_MS overrides it (the memory benchmark uses seconds).
+ */
+export const SUMMARY_VIEW_IDLE_MS = Number(process.env.HEALTH_SUMMARY_IDLE_MS) || 5 * 60_000;
 
 interface ViewState {
   view?: SummaryView;
@@ -164,6 +203,7 @@ interface ViewState {
 export class SummaryViews {
   private states = new Map<string, ViewState>();
   private timer: NodeJS.Timeout | undefined;
+  private sweeper: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly everyMs: number;
   private readonly idleMs: number;
@@ -173,9 +213,45 @@ export class SummaryViews {
     private readonly edits: () => number,
     options: { everyMs?: number; idleMs?: number } = {},
     readonly items = new SummaryItems(db),
+    /** The console streams of the summary's answers (see summaryConsole.ts), swept with the views. */
+    readonly consoles = new ConsoleStreams(),
   ) {
     this.everyMs = options.everyMs ?? SUMMARY_VIEW_EVERY_MS;
     this.idleMs = options.idleMs ?? SUMMARY_VIEW_IDLE_MS;
+  }
+
+  /**
+   * Keeps memory independent of what was ever asked: the views, items and console streams idle for
+   * idleMs are dropped. Checked every idleMs / 4 while anything is kept.
+   */
+  sweep(now = Date.now()): void {
+    for (const [key, state] of this.states) {
+      if (state.pending || now - state.requested < this.idleMs) continue;
+      this.states.delete(key);
+    }
+    this.items.sweep(this.idleMs, now);
+    this.consoles.sweep(this.idleMs, now);
+  }
+
+  /** Starts the periodic sweep (each request calls it; one timer at a time). */
+  keepSwept(): void {
+    if (this.sweeper || this.closed) return;
+    this.sweeper = setTimeout(
+      () => {
+        this.sweeper = undefined;
+        this.sweep();
+        if (this.states.size || this.items.size.ranges || this.consoles.size) this.keepSwept();
+      },
+      Math.max(this.idleMs / 4, 50),
+    );
+    this.sweeper.unref();
+  }
+
+  /** What is kept now (tests and the memory benchmark). */
+  get kept(): { views: number; ranges: number; items: number; consoles: number } {
+    let views = 0;
+    for (const s of this.states.values()) if (s.view) views++;
+    return { views, ...this.items.size, consoles: this.consoles.size };
   }
 
   /**
@@ -193,6 +269,7 @@ export class SummaryViews {
     state.requested = Date.now();
     if (gzip) state.gzipRequested = state.requested;
     this.schedule();
+    this.keepSwept();
     const { view } = state;
     if (view && Date.now() - view.at < maxAgeMs && view.edits === this.edits()) return view;
     return this.update(range);
@@ -208,7 +285,8 @@ export class SummaryViews {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
-    this.timer = undefined;
+    clearTimeout(this.sweeper);
+    this.timer = this.sweeper = undefined;
     await Promise.allSettled([...this.states.values()].map((s) => s.pending?.done));
   }
 
@@ -234,8 +312,9 @@ export class SummaryViews {
         state.view = undefined;
         return undefined;
       }
-      const { chunks, rebuilt } = await this.items.answer(range, asOf, null);
-      const view: SummaryView = { asOf, body: Buffer.concat([SUMMARY_HEAD, ...chunks]), at, edits, rebuilt };
+      const { chunks, rebuilt, ids, items } = await this.items.answer(range, asOf, null);
+      const body = Buffer.concat([SUMMARY_HEAD, ...chunks]);
+      const view: SummaryView = { asOf, body, at, edits, rebuilt, etag: etagOf([body]), ids, items };
       if (Date.now() - (state.gzipRequested ?? -Infinity) < this.idleMs) deflateView(view).catch(() => undefined);
       state.view = view;
       return view;
