@@ -16,8 +16,13 @@
 // Extra functions (beyond the CEL standard library and cel-js's string/list/time helpers):
 //   Duration(string) → duration   Go durations plus d, w, y units: Duration('7d') > Duration('36h')
 //   age(timestamp|string) → duration   time elapsed since the given time
-//   now() → timestamp
+//   now() → timestamp; string(timestamp) → RFC 3339; string(duration) → "90s"
 //   toJSON(x) / x.toJSON() → string, fromJSON(string) / string.JSON() → value
+// and canary-checker's extension functions (celFunctions.ts and the modules it names: string
+// methods, strings.*, HumanDuration/HumanSize, .keys()/.values()/.merge(), sets.*, math.*,
+// toYAML/fromYAML, jsonpath, base64.*, crypto.*, uuid.*, random.*, regexp.*, filepath.*, time.*,
+// matchQuery, matchLabel, aws.*, k8s.*; the full list is docs/expressions.md). checkCel
+// (celCheck.ts) finds unknown functions without evaluating, for apply-time validation.
 // Note: the standard `duration('1h')` keeps CEL's strict Go syntax (no days); use Duration().
 //
 // Limits: expressions longer than CEL_MAX_EXPRESSION_LENGTH are refused; cel-js caps AST size,
