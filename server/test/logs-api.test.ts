@@ -104,6 +104,25 @@ describe.each(databaseKinds())('logs API (%s)', (kind) => {
     expect(good.status).toBe(201);
     const [row] = (await good.json()) as { spec: unknown; source: string }[];
     expect(row).toMatchObject({ spec: { file: [{ paths: [`${dir}/pay.log`] }] }, source: 'UI' });
+
+    // A backend from elsewhere (a file applied at start) is changed there, not here (spec/3 §2).
+    const { rows: fromFile } = await test.db.query<{ id: string }>(
+      `INSERT INTO logging_backends (name, spec, source) VALUES ('from-file', $1::jsonb, 'ConfigFile') RETURNING id`,
+      [JSON.stringify({ file: [{ paths: [`${dir}/pay.log`] }] })],
+    );
+    // Neither changed nor deleted (the form deletes by setting deleted_at).
+    for (const change of [{ labels: { a: 'b' } }, { deleted_at: new Date().toISOString() }]) {
+      const res = await api(`/api/db/logging_backends?id=eq.${fromFile[0]!.id}`, {
+        method: 'PATCH',
+        body: JSON.stringify(change),
+      });
+      expect(res.status, JSON.stringify(change)).toBe(403);
+      expect(await res.json()).toMatchObject({ code: 'READ_ONLY_SOURCE' });
+    }
+    const { rows: still } = await test.db.query(`SELECT labels, deleted_at FROM logging_backends WHERE id = $1`, [
+      fromFile[0]!.id,
+    ]);
+    expect(still).toEqual([{ labels: {}, deleted_at: null }]);
   });
 
   it("reads a component's logs through its selector, for viewers too", async () => {
