@@ -161,7 +161,8 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   }
 
   const data = await readBody(res);
-  if (!res.ok) {
+  // 304: the caller sent If-None-Match and holds the answer (e.g. the health summary's polls).
+  if (!res.ok && res.status !== 304) {
     if (res.status === 401 && (options.on401 ?? 'redirect') === 'redirect') handleUnauthorized();
     const b = (data && typeof data === 'object' ? data : {}) as Record<string, unknown>;
     throw new ApiError(

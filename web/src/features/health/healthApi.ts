@@ -1,6 +1,7 @@
 // The calls of the health area (spec/1 §7): the summary, per-check statistics, the check and its
 // status history through /api/db, Run Now, and agent names for badges.
-import { api } from '../../api/client';
+import { api, request } from '../../api/client';
+import { applyConsole, type ConsoleAnswer, type ConsoleCopy } from './consoleSummary';
 import { db, type ListResult } from '../../api/postgrest';
 import type {
   CheckComponentLink,
@@ -47,10 +48,31 @@ function uniqueLive<R>(
   return [...seen.values()].sort((a, b) => (item(a)!.name ?? '').localeCompare(item(b)!.name ?? ''));
 }
 
+/** The console copies of the ranges shown lately (the last two: switching back and forth stays cheap). */
+const copies = new Map<string, ConsoleCopy>();
+const KEPT_COPIES = 2;
+
 export const healthApi = {
-  /** `start` is a duration back from now (1h, 7d, 43200m), now-2d or an ISO time. */
-  summary: (start: string, signal?: AbortSignal) =>
-    api.get<HealthSummary>('/api/canary/api/summary', { query: { start }, signal }),
+  /**
+   * The summary of a range (`start`: a duration back from now — 1h, 7d, 43200m —, now-2d or an ISO
+   * time) in the console format: whole the first time, then the changes since the copy held, or the
+   * copy itself (the same object) when the server answers 304.
+   */
+  async summary(start: string, signal?: AbortSignal): Promise<HealthSummary> {
+    const prev = copies.get(start);
+    const res = await request<ConsoleAnswer | undefined>('/api/canary/api/summary', {
+      query: { start, format: 'console', since: prev?.version },
+      headers: prev?.etag ? { 'If-None-Match': prev.etag } : undefined,
+      signal,
+    });
+    if (res.status === 304 && prev) return prev.summary;
+    if (!res.data) throw new Error('The summary answer was empty.');
+    const next = applyConsole(prev, res.data, res.headers.get('etag'));
+    copies.delete(start);
+    copies.set(start, next);
+    while (copies.size > KEPT_COPIES) copies.delete(copies.keys().next().value!);
+    return next.summary;
+  },
 
   stats: (id: string, range: { start: string; end?: string; buckets: number }, signal?: AbortSignal) =>
     api.get<CheckStats>(`/api/canary/checks/${enc(id)}/stats`, { query: range, signal }),
