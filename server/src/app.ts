@@ -136,6 +136,7 @@ export async function createContext(options: StartOptions = {}): Promise<AppCont
         { check_id: check.id, check: check.name, type: check.type, canary: `${canary.namespace}/${canary.name}` },
         r.pass,
         r.durationMs,
+        r.metrics,
       );
     return ctx;
   } catch (e) {

@@ -1,5 +1,5 @@
 // canary-checker compatibility: each case is a Canary in canary-checker's own YAML form, applied through
-// the API and run once against loopback servers (HTTP with redirects and digest auth), the machine's
+// the API and run once against loopback servers (HTTP with redirects, digest auth and TLS), the machine's
 // databases and files made here, with the pass/fail canary-checker gives it. Add a case by adding a row
 // to `cases`; the suite ends by printing `canary compatibility: N/M as expected`.
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
@@ -10,6 +10,8 @@ import { startOpsdeck, type Opsdeck } from '../src/app.js';
 import { createTestUser, type TestUser } from './helpers/auth.js';
 import { openTestDatabase, type TestDatabase } from './helpers/databases.js';
 import { DIGEST_PASSWORD, DIGEST_USER, startCompatServer, type CompatServer } from './helpers/compat-server.js';
+import { depsCases } from './helpers/compat-cases-deps.js';
+import { startTlsServer, type TlsServer } from './helpers/tls-server.js';
 
 /** What a case's YAML may refer to: the loopback server, a folder of files made by the test, databases. */
 interface Env {
@@ -17,13 +19,19 @@ interface Env {
   dir: string;
   mysql: { host: string; port: string; user: string; password: string; db: string };
   postgres: { host: string; port: string; user: string; password: string; db: string };
+  /** A loopback HTTPS server with a self-signed certificate (30 days) and that certificate. */
+  tls: { url: string; cert: string };
 }
 
 interface Case {
   name: string;
   /** The check types under `spec:` (indented two spaces), as canary-checker users write them. */
   yaml: (env: Env) => string;
-  expected: 'pass' | 'fail';
+  /** 'refused': the apply answers 400 naming `refusedAt`, with line and column. */
+  expected: 'pass' | 'fail' | 'refused';
+  refusedAt?: string;
+  /** Run the whole canary (dependencies first) and judge this check, instead of the canary's one check. */
+  judge?: string;
   /** Skipped (and not counted) when the service it needs is not configured. */
   needs?: 'mysql' | 'postgres';
 }
@@ -427,8 +435,9 @@ const cases: Case[] = [
     expected: 'pass',
   },
   {
-    name: 'folder files and count in test',
-    yaml: (e) => folder(`${e.dir}/logs`, test("count == 3 && files.exists(f, f.name == 'c.txt')")),
+    // canary-checker binds the folder's files only under results (nothing at the top level).
+    name: 'folder results.files and results.count in test',
+    yaml: (e) => folder(`${e.dir}/logs`, test("results.count == 3 && results.files.exists(f, f.name == 'c.txt')")),
     expected: 'pass',
   },
   {
@@ -451,6 +460,8 @@ const cases: Case[] = [
     yaml: (e) => folder(`${e.dir}/empty`, '      maxCount: 0\n'),
     expected: 'pass',
   },
+  // dependsOn/outputs, apply-time refusals, transform, metrics[], common variables, TLS.
+  ...depsCases,
 ];
 
 describe('canary-checker compatibility', () => {
@@ -458,12 +469,14 @@ describe('canary-checker compatibility', () => {
   let app: Opsdeck;
   let admin: TestUser;
   let server: CompatServer;
+  let tls: TlsServer;
   let env: Env;
   let asExpected = 0;
   let counted = 0;
 
   beforeAll(async () => {
     server = await startCompatServer();
+    tls = await startTlsServer(30);
     test = await openTestDatabase('pglite');
     app = await startOpsdeck({ database: test.db, port: 0, host: '127.0.0.1', engines: false });
     admin = await createTestUser(test.db, 'admin');
@@ -474,6 +487,7 @@ describe('canary-checker compatibility', () => {
       dir,
       mysql: dbParts(process.env.TEST_MYSQL_URL),
       postgres: dbParts(process.env.TEST_DATABASE_URL),
+      tls: { url: tls.url, cert: tls.cert },
     };
   });
 
@@ -482,11 +496,25 @@ describe('canary-checker compatibility', () => {
     await app?.close();
     await test?.close();
     await server?.close();
+    await tls?.close();
     if (env?.dir) await rm(env.dir, { recursive: true, force: true });
   });
 
   const api = (p: string, init: RequestInit = {}) =>
     fetch(`${app.url}${p}`, { ...init, headers: { ...admin.headers, ...(init.headers as Record<string, string>) } });
+
+  /** Runs every check of the canary (as its schedule would) and reads the named check's result. */
+  const runWhole = async (canary: string, judge: string) => {
+    const { rows: ids } = await test.db.query<{ id: string }>(`SELECT id FROM canaries WHERE name = $1`, [canary]);
+    expect(await app.ctx.health.runNow(ids[0]!.id)).toBeUndefined();
+    const { rows } = await test.db.query<{ status: boolean; error: string | null; message: string | null }>(
+      `SELECT s.status, s.error, s.message FROM check_statuses s JOIN checks c ON c.id = s.check_id
+        WHERE c.canary_id = $1 AND c.name = $2 AND c.deleted_at IS NULL ORDER BY s.time DESC LIMIT 1`,
+      [ids[0]!.id, judge],
+    );
+    expect(rows, `no result for ${judge}`).toHaveLength(1);
+    return { pass: rows[0]!.status, error: rows[0]!.error, message: rows[0]!.message };
+  };
 
   it.each(cases.map((c, i) => [c.name, c, i] as const))('%s', async (_name, c, i) => {
     if (c.needs === 'mysql' && !process.env.TEST_MYSQL_URL) return;
@@ -498,7 +526,26 @@ describe('canary-checker compatibility', () => {
       headers: { 'content-type': 'application/yaml' },
     });
     counted++;
+    if (c.expected === 'refused') {
+      const body = (await applied.json()) as { errors?: { path?: string; line?: number; column?: number }[] };
+      expect(applied.status, `${JSON.stringify(body)}\n${yaml}`).toBe(400);
+      expect(
+        body.errors?.find((e) => e.path === c.refusedAt),
+        JSON.stringify(body),
+      ).toMatchObject({
+        line: expect.any(Number),
+        column: expect.any(Number),
+      });
+      asExpected++;
+      return;
+    }
     expect(applied.status, `${await applied.clone().text()}\n${yaml}`).toBe(201);
+    if (c.judge) {
+      const got = await runWhole(`compat-${i}`, c.judge);
+      expect(got.pass ? 'pass' : 'fail', `${c.name}: ${got.error ?? got.message ?? ''}\n${yaml}`).toBe(c.expected);
+      asExpected++;
+      return;
+    }
     const { rows } = await test.db.query<{ id: string }>(
       `SELECT c.id FROM checks c JOIN canaries k ON k.id = c.canary_id WHERE k.name = $1 AND c.deleted_at IS NULL`,
       [`compat-${i}`],

@@ -5,6 +5,7 @@ import { javascriptErrors, scriptErrors, scriptFields } from '../resources/scrip
 import { formatPath, ResourceError, ResourceErrors, validate, type ResourceDocument } from '../resources/yaml.js';
 import type { Checker } from './checker.js';
 import { parseSchedule } from '../jobs/schedule.js';
+import { dependencyErrors, type LocatedCheck } from './dependsOn.js';
 
 export const CANARY_API_VERSION = 'canaries.flanksource.com/v1';
 
@@ -86,6 +87,7 @@ export function parseCanary(doc: ResourceDocument, checkers: ReadonlyMap<string,
     );
   }
   const checks: CheckDefinition[] = [];
+  const located: LocatedCheck[] = [];
   const supported = [...checkers.keys()].sort().join(', ');
   for (const [key, value] of Object.entries(spec)) {
     if (CANARY_FIELDS.has(key) || !Array.isArray(value)) continue;
@@ -134,12 +136,14 @@ export function parseCanary(doc: ResourceDocument, checkers: ReadonlyMap<string,
           endpoint: checker.endpoint(parsed),
           spec: parsed,
         });
+        located.push({ type: key, name: parsed.name, spec: parsed, path });
       } catch (e) {
         if (e instanceof ResourceErrors) errors.push(...e.errors);
         else throw e;
       }
     });
   }
+  errors.push(...dependencyErrors(located, doc.locate));
   if (checks.length === 0 && errors.length === 0) {
     errors.push(
       new ResourceError(

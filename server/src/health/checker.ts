@@ -35,6 +35,12 @@ export interface CheckResult {
    * content, json. Keep it JSON-serialisable.
    */
   data: Record<string, unknown>;
+  /**
+   * canary-checker's result detail (its AddDetails): bound as `results` for expressions and kept in
+   * the stored details, e.g. exec {stdout, stderr, exitCode}, SQL {rows, count}. Set by the runner's
+   * caller only here, never copied into `data`.
+   */
+  results?: unknown;
   metrics?: Metric[];
 }
 

@@ -6,6 +6,7 @@ import { LeasedScheduler } from '../jobs/leasedScheduler.js';
 import type { LeaseHeartbeat } from '../jobs/heartbeat.js';
 import { releaseLease, tryLease } from '../jobs/leases.js';
 import type { Checker } from './checker.js';
+import { DependencyGate } from './dependsOn.js';
 import { runCheck, type CanaryRow, type CheckRow, type RunOutcome } from './runner.js';
 import { SummaryRefresher } from './summary.js';
 import { SummaryViews } from './summaryViews.js';
@@ -156,11 +157,12 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
     let failed = 0;
     const errors: string[] = [];
     try {
-      const checks = await this.checksOf(canary.id);
-      await pool(checks, this.maxChecks, async (check) => {
+      // dependsOn: a check runs after the checks it names (dependsOn.ts).
+      const gate = new DependencyGate(await this.checksOf(canary.id));
+      await pool(gate.ordered, this.maxChecks, async (check) => {
         // Lease lost (this replica stalled past it, another took the canary over): stop here.
-        if (signal.aborted) return;
-        const outcome = await this.runOne(check, canary, new Date(), signal);
+        if (signal.aborted) return gate.run(check, async () => undefined);
+        const outcome = await gate.run(check, () => this.runOne(check, canary, new Date(), signal));
         if (!outcome) return;
         const { result } = outcome;
         if (result.pass) passed++;

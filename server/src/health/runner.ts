@@ -6,8 +6,12 @@ import type { Queryable } from '../db/database.js';
 import { parseDuration } from '../connections/duration.js';
 import { resolveEnvValue } from '../connections/envValue.js';
 import { connectionResolver } from '../connections/resolve.js';
-import type { CheckContext, CheckResult, Checker } from './checker.js';
+import type { CheckContext, CheckResult, Checker, Metric } from './checker.js';
 import type { StoredResult } from './store.js';
+import { evaluateMetrics } from './customMetrics.js';
+import { dependsOnOf } from './dependsOn.js';
+import { endpointOf, expressionVars } from './environment.js';
+import { loadOutputs } from './outputs.js';
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 30_000;
 const MAX_DETAIL_BYTES = 64 * 1024;
@@ -35,7 +39,8 @@ export interface TransformedResult extends StoredResult {
 }
 
 export interface RunOutcome {
-  result: StoredResult;
+  /** `metrics`: the check's metrics[] evaluated, for /metrics. */
+  result: StoredResult & { metrics?: Metric[] };
   transformed: TransformedResult[];
 }
 
@@ -63,16 +68,21 @@ function asScript(v: unknown): Script | undefined {
   return Object.keys(script).length ? script : undefined;
 }
 
-/** Details kept with a status: the check's data, trimmed to a size a history row can carry. */
-function details(data: Record<string, unknown>, metrics: CheckResult['metrics']): unknown {
-  const out: Record<string, unknown> = { ...data };
-  if (metrics?.length) out.metrics = metrics;
+/**
+ * Details kept with a status: the check's data and `results`, trimmed to a size a history row can
+ * carry. A dependent check's `outputs` are read from these (outputs.ts).
+ */
+function details(r: CheckResult): unknown {
+  const out: Record<string, unknown> = { ...r.data };
+  if (r.results !== undefined) out.results = r.results;
+  if (r.metrics?.length) out.metrics = r.metrics;
   const text = JSON.stringify(out);
   if (text.length <= MAX_DETAIL_BYTES) return out;
-  // Drop the bulkiest fields first (response bodies), keep the rest.
-  const { content: _content, json: _json, stdout: _stdout, ...rest } = out;
-  const smaller = JSON.stringify(rest);
-  return smaller.length <= MAX_DETAIL_BYTES ? { ...rest, truncated: true } : { truncated: true };
+  // Drop the bulkiest fields first (response bodies), then the results, keep the rest.
+  const { content: _content, json: _json, ...rest } = out;
+  if (JSON.stringify(rest).length <= MAX_DETAIL_BYTES) return { ...rest, truncated: true };
+  const { results: _results, ...least } = rest;
+  return JSON.stringify(least).length <= MAX_DETAIL_BYTES ? { ...least, truncated: true } : { truncated: true };
 }
 
 export async function runCheck(
@@ -110,11 +120,14 @@ export async function runCheck(
   let pass = r.pass;
   let message = r.message ?? null;
   let error = r.error ?? null;
-  const vars: Record<string, unknown> = {
-    ...r.data,
-    check: { name: check.name, type: check.type },
-    canary: { name: canary.name, namespace: canary.namespace, labels: canary.labels },
-  };
+  const dependencies = dependsOnOf(check.spec);
+  const vars = expressionVars({
+    check,
+    canary,
+    endpoint: endpointOf(checker, check),
+    result: { ...r, pass, message, error, durationMs },
+    outputs: dependencies.length ? await loadOutputs(db, check.canary_id, dependencies) : undefined,
+  });
 
   const test = asScript(check.spec.test);
   if (pass && !r.invalid && test) {
@@ -147,8 +160,23 @@ export async function runCheck(
       error = `transform could not be evaluated: ${(e as Error).message}`;
     }
   }
+  let metrics: Metric[] = [];
+  if (!r.invalid) {
+    try {
+      // As canary-checker: the metrics see the result after its test.
+      metrics = await evaluateMetrics(check.spec.metrics, {
+        ...vars,
+        pass,
+        message: message ?? '',
+        error: error ?? '',
+      });
+    } catch (e) {
+      pass = false;
+      error = (e as Error).message;
+    }
+  }
   return {
-    result: { pass, invalid: !!r.invalid, durationMs, message, error, details: details(r.data, r.metrics) },
+    result: { pass, invalid: !!r.invalid, durationMs, message, error, details: details(r), metrics },
     transformed,
   };
 }

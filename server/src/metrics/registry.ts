@@ -4,6 +4,8 @@
 // and the process itself (prom-client's default metrics). docs/metrics.md lists every one.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/database.js';
+import type { Metric } from '../health/checker.js';
+import { CustomMetrics } from './custom.js';
 import { JobObserver } from './jobs.js';
 import { Snapshots, type Snapshot } from './snapshot.js';
 
@@ -43,6 +45,8 @@ export class Metrics {
   private readonly checkSeries = new Map<string, { labels: CheckLabels; since: number }>();
   private readonly snapshots: Snapshots;
   private readonly jobs: JobObserver;
+  /** What checks' metrics[] define, under their own names (custom.ts). */
+  readonly custom: CustomMetrics;
 
   constructor(
     private readonly db: Database,
@@ -83,6 +87,7 @@ export class Metrics {
       labelNames: [...checkLabels, 'result'],
       registers,
     });
+    this.custom = new CustomMetrics(this.registry, PREFIX);
     this.snapshots = new Snapshots(db);
     this.jobs = new JobObserver(db, PREFIX, registers);
     this.databaseGauges(registers);
@@ -107,7 +112,9 @@ export class Metrics {
     this.httpDuration.observe(labels, seconds);
   }
 
-  observeCheck(labels: CheckLabels, pass: boolean, durationMs: number): void {
+  /** One check run: its duration and result, and the values its metrics[] gave (`custom`). */
+  observeCheck(labels: CheckLabels, pass: boolean, durationMs: number, custom?: readonly Metric[]): void {
+    if (custom?.length) this.custom.record(custom);
     const known = this.checkSeries.get(labels.check_id);
     if (!known || !sameCheck(known.labels, labels))
       this.checkSeries.set(labels.check_id, { labels, since: Date.now() });

@@ -86,7 +86,7 @@ describe('alertmanager', () => {
       pass: false,
       error: '2 alerts firing: HighCPU/prod/api-1/api (severity=critical), DiskFull/node-1 (severity=warning)',
     });
-    const alerts = (r.data.results as { alerts: { name: string; message: string; labels: Record<string, string> }[] })
+    const alerts = (r.results as { alerts: { name: string; message: string; labels: Record<string, string> }[] })
       .alerts;
     expect(alerts.map((a) => a.name)).toEqual(['HighCPU/prod/api-1/api', 'DiskFull/node-1']);
     expect(alerts[0]).toMatchObject({ message: 'HighCPU is firing', labels: { severity: 'critical' } });
@@ -119,7 +119,7 @@ describe('alertmanager', () => {
     expect(excluded).toMatchObject({
       pass: true,
       message: 'no matching alerts firing',
-      data: { results: { alerts: [] } },
+      results: { alerts: [] },
     });
     // Anchored like Alertmanager: "CPU" does not match "HighCPU".
     expect((await alertmanagerChecker.run(spec({ url: am.url, alerts: ['CPU'] }), testCheckContext())).pass).toBe(true);
@@ -129,7 +129,7 @@ describe('alertmanager', () => {
     mode = 'none';
     expect(await alertmanagerChecker.run(spec({ url: am.url }), testCheckContext())).toMatchObject({
       pass: true,
-      data: { results: { alerts: [] } },
+      results: { alerts: [] },
     });
   });
 

@@ -71,7 +71,8 @@ describe('elasticsearch', () => {
     expect(r).toMatchObject({
       pass: true,
       message: '2 hits in logs',
-      data: { count: 2, results: { hits: { total: { value: 2 } } } },
+      data: { count: 2 },
+      results: { hits: { total: { value: 2 } } },
     });
     expect(es.requests.at(-1)).toMatchObject({ method: 'POST', url: '/logs/_search', body: errors });
     expect(es.requests.at(-1)!.headers['content-type']).toBe('application/json');

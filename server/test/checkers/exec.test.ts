@@ -40,12 +40,8 @@ describe('exec', () => {
     const r = await run({ script: 'echo hello; echo warn >&2' });
     expect(r.error).toBeUndefined();
     expect(r.pass).toBe(true);
-    expect(r.data).toEqual({
-      stdout: 'hello',
-      stderr: 'warn',
-      exitCode: 0,
-      results: { stdout: 'hello', stderr: 'warn', exitCode: 0 },
-    });
+    expect(r.data).toEqual({});
+    expect(r.results).toEqual({ stdout: 'hello', stderr: 'warn', exitCode: 0 });
     expect(r.message).toBe('hello');
   });
 
@@ -53,7 +49,7 @@ describe('exec', () => {
     const r = await run({ script: 'echo partial; echo "disk /data is full" >&2; exit 3' });
     expect(r.pass).toBe(false);
     expect(r.error).toBe('exit code 3: disk /data is full');
-    expect(r.data).toMatchObject({ stdout: 'partial', exitCode: 3 });
+    expect(r.results).toMatchObject({ stdout: 'partial', exitCode: 3 });
     const quiet = await run({ script: 'exit 4' });
     expect(quiet.error).toBe('exit code 4 (nothing on stderr)');
   });
@@ -69,7 +65,7 @@ describe('exec', () => {
         ],
       });
       expect(r.pass).toBe(true);
-      const lines = (r.data.stdout as string).split('\n');
+      const lines = (r.results as { stdout: string }).stdout.split('\n');
       expect(lines[0]).toBe('hello world');
       expect(lines[1]).toBe('secret=unset');
       expect(lines[2]).toMatch(/opsdeck-exec-/);
@@ -101,7 +97,7 @@ describe('exec', () => {
     const r = await run({ script: 'sleep 30' }, testCheckContext({ timeoutMs: 300 }));
     expect(r.pass).toBe(false);
     expect(r.error).toBe('timed out after 300 ms; the script was killed');
-    expect(r.data.exitCode).toBe(-1);
+    expect((r.results as { exitCode: number }).exitCode).toBe(-1);
   });
 
   it('refuses git checkout, and requires a script', async () => {

@@ -35,46 +35,49 @@ afterAll(async () => {
 const run = (fields: Partial<FolderSpec>) =>
   folderChecker.run(folderSchema.parse({ name: 'folder-test', path: root, ...fields }), testCheckContext());
 
+/** The folder detail a result carries (bound as `results`). */
+const res = (r: { results?: unknown }) => r.results as Record<string, unknown>;
+
 describe('folder', () => {
   it('lists the files of the folder with count, size, oldest and newest', async () => {
     const r = await run({ minCount: 1 });
     expect(r.error).toBeUndefined();
     expect(r.pass).toBe(true);
-    expect(r.data.count).toBe(4);
-    expect(r.data.size).toBe(10 + 2048 + 1 + 10);
-    expect((r.data.files as Array<{ name: string }>).map((f) => f.name)).toEqual([
+    expect(res(r).count).toBe(4);
+    expect(res(r).size).toBe(10 + 2048 + 1 + 10);
+    expect((res(r).files as Array<{ name: string }>).map((f) => f.name)).toEqual([
       'a.log',
       'b.log',
       'c.txt',
       'link.log',
     ]);
-    expect((r.data.oldest as { name: string }).name).toBe('c.txt');
-    expect((r.data.newest as { name: string }).name).toBe('b.log');
-    expect((r.data.largest as { name: string; size: number }).size).toBe(2048);
-    expect(typeof (r.data.newest as { modified: string }).modified).toBe('string');
+    expect((res(r).oldest as { name: string }).name).toBe('c.txt');
+    expect((res(r).newest as { name: string }).name).toBe('b.log');
+    expect((res(r).largest as { name: string; size: number }).size).toBe(2048);
+    expect(typeof (res(r).newest as { modified: string }).modified).toBe('string');
     expect(r.message).toMatch(/^4 files, 2 KB, newest 10m old$/);
   });
 
   it('walks subfolders when recursive', async () => {
     const r = await run({ recursive: true, minCount: 5 });
     expect(r.pass).toBe(true);
-    expect((r.data.files as Array<{ name: string }>).map((f) => f.name)).toContain(path.join('sub', 'd.log'));
+    expect((res(r).files as Array<{ name: string }>).map((f) => f.name)).toContain(path.join('sub', 'd.log'));
   });
 
   it('filters by regex, age and size before judging', async () => {
     const logs = await run({ filter: { regex: '\\.log$' }, recursive: true });
-    expect(logs.data.count).toBe(4);
+    expect(res(logs).count).toBe(4);
     const fresh = await run({ filter: { maxAge: '1h30m' }, recursive: true });
-    expect((fresh.data.files as Array<{ name: string }>).map((f) => f.name)).toEqual([
+    expect((res(fresh).files as Array<{ name: string }>).map((f) => f.name)).toEqual([
       'b.log',
       path.join('sub', 'd.log'),
     ]);
     const old = await run({ filter: { minAge: '1d' } });
-    expect(old.data.count).toBe(1);
+    expect(res(old).count).toBe(1);
     const big = await run({ filter: { minSize: '1KB' } });
-    expect(big.data.count).toBe(1);
+    expect(res(big).count).toBe(1);
     const since = await run({ filter: { since: 'now-90m' }, recursive: true });
-    expect(since.data.count).toBe(2);
+    expect(res(since).count).toBe(2);
   });
 
   it('fails on too few or too many files', async () => {
@@ -105,7 +108,7 @@ describe('folder', () => {
   it('checks free space on the file system', async () => {
     const r = await run({ availableSize: '1KB' });
     expect(r.pass).toBe(true);
-    expect(r.data.availableSize as number).toBeGreaterThan(0);
+    expect(res(r).availableSize as number).toBeGreaterThan(0);
     const huge = await run({ availableSize: '1000000TB' });
     expect(huge.pass).toBe(false);
     expect(huge.error).toMatch(/^only .* free on the file system of .*, under the 976\.6 PB minimum$/);
@@ -115,7 +118,8 @@ describe('folder', () => {
     const missing = path.join(root, 'absent');
     const empty = await folderChecker.run(folderSchema.parse({ name: 'f', path: missing }), testCheckContext());
     expect(empty.pass).toBe(true);
-    expect(empty.data).toMatchObject({ exists: false, count: 0 });
+    expect(empty.data).toMatchObject({ exists: false });
+    expect(empty.results).toMatchObject({ count: 0, files: [] });
     const r = await folderChecker.run(
       folderSchema.parse({ name: 'f', path: missing, minCount: 1 }),
       testCheckContext(),

@@ -200,7 +200,7 @@ describe('kubernetes against a loopback API server', () => {
       testCheckContext(),
     );
     expect(r).toMatchObject({ pass: true, message: '2 Pods', data: { count: 2 } });
-    const results = r.data.results as { metadata: Record<string, unknown>; healthStatus: { ready: boolean } }[];
+    const results = r.results as { metadata: Record<string, unknown>; healthStatus: { ready: boolean } }[];
     expect(results.map((p) => p.metadata.name)).toEqual(['api-1', 'api-2']);
     expect(results[0]!.metadata.managedFields).toBeUndefined();
     expect(api.requests.at(-1)!.url).toBe('/api/v1/namespaces/prod/pods?labelSelector=app%3Dapi');
@@ -240,7 +240,8 @@ describe('kubernetes against a loopback API server', () => {
       );
       expect(r).toMatchObject({
         pass: true,
-        data: { count: 1, results: [{ metadata: { name: 'api-1', namespace: 'staging' } }] },
+        data: { count: 1 },
+        results: [{ metadata: { name: 'api-1', namespace: 'staging' } }],
       });
       const none = await kubernetesChecker.run(
         spec({ kind: 'Pod', namespaceSelector: { name: 'staging' }, resource: { name: 'nope' } }),

@@ -83,7 +83,7 @@ describe('ldap', () => {
       testCheckContext(),
     );
     expect(r).toMatchObject({ pass: true, message: `2 entries under ${USERS} match (&(objectClass=person))` });
-    const results = r.data.results as { count: number; entries: Record<string, unknown>[] };
+    const results = r.results as { count: number; entries: Record<string, unknown>[] };
     expect(results.count).toBe(2);
     expect(results.entries[0]).toMatchObject({ dn: `uid=alice,${USERS}`, uid: 'alice', mail: 'alice@example.com' });
   });
@@ -102,7 +102,7 @@ describe('ldap', () => {
     );
     expect(viaConnection).toMatchObject({
       pass: true,
-      data: { results: { count: 1, entries: [{ dn: `cn=admins,${USERS}` }] } },
+      results: { count: 1, entries: [{ dn: `cn=admins,${USERS}` }] },
     });
   });
 
@@ -114,7 +114,7 @@ describe('ldap', () => {
     expect(r).toMatchObject({
       pass: false,
       error: `no entries under ${USERS} match (uid=carol)`,
-      data: { results: { count: 0 } },
+      results: { count: 0 },
     });
   });
 

@@ -58,7 +58,7 @@ describe.skipIf(!url)('mysql against a real server', () => {
     expect(r).toMatchObject({
       pass: true,
       message: 'query returned 1 row',
-      data: { results: { count: 1, rows: [{ 1: '1' }] } },
+      results: { count: 1, rows: [{ 1: '1' }] },
     });
   });
 
@@ -67,14 +67,12 @@ describe.skipIf(!url)('mysql against a real server', () => {
     const ok = await mysqlChecker.run(spec({ url, query: q, results: 2 }), testCheckContext());
     expect(ok).toMatchObject({
       pass: true,
-      data: {
-        results: {
-          count: 2,
-          rows: [
-            { n: '7', s: 'x', z: null },
-            { n: '7', s: 'x', z: null },
-          ],
-        },
+      results: {
+        count: 2,
+        rows: [
+          { n: '7', s: 'x', z: null },
+          { n: '7', s: 'x', z: null },
+        ],
       },
     });
     // canary-checker's rule: more rows than `results` pass, fewer fail.
@@ -95,7 +93,7 @@ describe.skipIf(!url)('mysql against a real server', () => {
       }),
       testCheckContext(),
     );
-    expect(r).toMatchObject({ pass: true, data: { results: { rows: [{ db: u.pathname.slice(1) }] } } });
+    expect(r).toMatchObject({ pass: true, results: { rows: [{ db: u.pathname.slice(1) }] } });
   });
 
   it('fails with the server message for a bad query', async () => {

@@ -69,7 +69,7 @@ describe.skipIf(!url)('postgres against a real server', () => {
     expect(r).toMatchObject({
       pass: true,
       message: 'query returned 1 row',
-      data: { results: { count: 1, rows: [{ '?column?': '1' }] } },
+      results: { count: 1, rows: [{ '?column?': '1' }] },
     });
   });
 
@@ -83,12 +83,12 @@ describe.skipIf(!url)('postgres against a real server', () => {
       testCheckContext(),
     );
     expect(r.pass).toBe(true);
-    expect(r.data.results).toEqual({ count: 3, rows: Array(3).fill({ n: '42', s: 'x', z: null, b: 't' }) });
+    expect(r.results).toEqual({ count: 3, rows: Array(3).fill({ n: '42', s: 'x', z: null, b: 't' }) });
   });
 
   it('fails when fewer rows than results come back, as canary-checker does', async () => {
     const r = await postgresChecker.run(spec({ url, query: 'SELECT 1', results: 2 }), testCheckContext());
-    expect(r).toMatchObject({ pass: false, error: 'expected at least 2 rows, got 1', data: { results: { count: 1 } } });
+    expect(r).toMatchObject({ pass: false, error: 'expected at least 2 rows, got 1', results: { count: 1 } });
     const more = await postgresChecker.run(
       spec({ url, query: 'SELECT generate_series(1, 3)', results: 2 }),
       testCheckContext(),
@@ -117,7 +117,7 @@ describe.skipIf(!url)('postgres against a real server', () => {
       spec({ connection: 'connection://postgres/pg', query: 'SELECT current_user AS who' }),
       ctx,
     );
-    expect(r).toMatchObject({ pass: true, data: { results: { rows: [{ who: u.username || 'postgres' }] } } });
+    expect(r).toMatchObject({ pass: true, results: { rows: [{ who: u.username || 'postgres' }] } });
   });
 
   it('check username overrides the connection, and a refused login names the server', async () => {

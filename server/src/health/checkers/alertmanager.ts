@@ -142,13 +142,14 @@ async function run(spec: AlertmanagerSpec, ctx: CheckContext): Promise<CheckResu
         fingerprint: a.fingerprint ?? '',
         startsAt: a.startsAt ?? null,
       }));
-      const data = { results: { alerts } };
-      if (!alerts.length) return { pass: true, message: 'no matching alerts firing', data };
+      const data = {};
+      const results = { alerts };
+      if (!alerts.length) return { pass: true, message: 'no matching alerts firing', data, results };
       const shown = alerts
         .slice(0, 10)
         .map((a) => (a.labels.severity ? `${a.name} (severity=${a.labels.severity})` : a.name));
       const more = alerts.length > shown.length ? `, and ${alerts.length - shown.length} more` : '';
-      return fail(`${plural(alerts.length, 'alert')} firing: ${shown.join(', ')}${more}`, data);
+      return fail(`${plural(alerts.length, 'alert')} firing: ${shown.join(', ')}${more}`, data, { results });
     },
   );
 }

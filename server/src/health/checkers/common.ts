@@ -6,6 +6,7 @@ import type { EnvValue } from '../../connections/envValue.js';
 import { describeError, errorText, SpecError } from '../../connections/errors.js';
 import { formatDuration } from '../../connections/duration.js';
 import type { CheckContext, CheckResult } from '../checker.js';
+import { metricSpecSchema } from '../customMetrics.js';
 
 // Checkers throw SpecError from the spec-reading code and word errors with these; they live in the
 // connection plumbing (connections/errors.ts) and are re-exported so checkers keep importing them from here.
@@ -31,7 +32,10 @@ export const commonFields = {
   test: scriptSchema.optional(),
   display: scriptSchema.optional(),
   transform: scriptSchema.optional(),
-  metrics: z.array(z.unknown()).optional(),
+  /** canary-checker's custom metrics, exported on /metrics (health/customMetrics.ts). */
+  metrics: z.array(metricSpecSchema).optional(),
+  /** Names of checks of the same canary that run first; their results are `outputs` (health/dependsOn.ts). */
+  dependsOn: z.array(z.string().min(1, 'a dependsOn entry is the name of a check')).optional(),
   transformDeleteStrategy: z.string().optional(),
   /** canary-checker: a check whose query/search finds nothing fails (SQL checks honour it). */
   markFailOnEmpty: z.boolean().optional(),

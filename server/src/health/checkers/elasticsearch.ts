@@ -87,9 +87,14 @@ async function run(spec: ElasticsearchSpec, ctx: CheckContext): Promise<CheckRes
       const count = hitCount(body);
       if (count === undefined) return fail(`${where} answered without hits.total: ${bodySnippet(res.text)}`);
       const expected = spec.results ?? 0;
-      const data = { results: body, count };
-      if (count !== expected) return fail(`expected ${plural(expected, 'hit')}, got ${count}`, data);
-      return { pass: true, message: `${plural(count, 'hit')}${spec.index ? ` in ${spec.index}` : ''}`, data };
+      const data = { count };
+      if (count !== expected) return fail(`expected ${plural(expected, 'hit')}, got ${count}`, data, { results: body });
+      return {
+        pass: true,
+        message: `${plural(count, 'hit')}${spec.index ? ` in ${spec.index}` : ''}`,
+        data,
+        results: body,
+      };
     },
   );
 }

@@ -1,7 +1,6 @@
 // The exec check: runs script with `bash -c` in a fresh temporary directory, with env added to a
-// minimal inherited environment (connections/script.ts); passes on exit code 0 and exposes stdout,
-// stderr and exitCode, also as canary-checker binds them: `results.stdout` (trimmed), `results.stderr`,
-// `results.exitCode`.
+// minimal inherited environment (connections/script.ts); passes on exit code 0. Its result detail,
+// bound as `results` as canary-checker binds it: {stdout (trimmed), stderr, exitCode}.
 import { z } from 'zod';
 import type { CheckContext, CheckResult, Checker } from '../checker.js';
 import { SpecError } from '../../connections/errors.js';
@@ -47,11 +46,12 @@ async function run(spec: ExecSpec, ctx: CheckContext): Promise<CheckResult> {
   const signal = deadline(ctx, spec.timeout === undefined ? undefined : toMs(spec.timeout));
   const r = await runScript(spec.script, extra, signal);
   if (!r) return fail(BASH_MISSING);
-  const own = scriptData(r);
-  const data = { ...own, results: { stdout: own.stdout, stderr: own.stderr, exitCode: own.exitCode } };
+  // canary-checker's ExecDetails, bound as `results` by the runner.
+  const { stdout, stderr, exitCode, ...data } = scriptData(r);
+  const results = { stdout, stderr, exitCode };
   const error = scriptFailure(r, () => abortMessage(signal, ctx));
-  if (error) return fail(error, data, { durationMs: r.durationMs });
-  return { pass: true, message: scriptSummary(r), data, durationMs: r.durationMs };
+  if (error) return fail(error, data, { durationMs: r.durationMs, results });
+  return { pass: true, message: scriptSummary(r), data, results, durationMs: r.durationMs };
 }
 
 export const execChecker: Checker<ExecSpec> = {

@@ -10,7 +10,7 @@ import { abortMessage, commonFields, errorText, fail, invalid } from './common.j
 import { durationSchema } from '../../connections/duration.js';
 import { durationMs, formatDuration, formatSize, isSize, parseSize } from '../../connections/duration.js';
 
-/** At most this many files are listed in data.files (count and size still cover all of them). */
+/** At most this many files are listed in results.files (count and size still cover all of them). */
 export const MAX_LISTED_FILES = 1_000;
 
 const sizeSchema = z.union([
@@ -282,8 +282,9 @@ async function run(spec: FolderSpec, ctx: CheckContext): Promise<CheckResult> {
       // not every file system reports its size
     }
   }
-  Object.assign(data, {
-    exists,
+  data.exists = exists;
+  // canary-checker's folder detail, bound as `results` by the runner (plus count, Opsdeck's).
+  const results = {
     files: found.slice(0, MAX_LISTED_FILES).map(strip),
     ...(found.length > MAX_LISTED_FILES ? { filesTruncated: true } : {}),
     count: found.length,
@@ -293,42 +294,45 @@ async function run(spec: FolderSpec, ctx: CheckContext): Promise<CheckResult> {
     smallest: smallest ? strip(smallest) : null,
     largest: largest ? strip(largest) : null,
     ...(availableSize !== undefined ? { availableSize, filesystemSize } : {}),
-  });
-  // canary-checker binds the folder's details as `results` too.
-  data.results = { files: data.files, count: data.count, size, oldest: data.oldest, newest: data.newest };
+  };
 
-  const result = (error?: string): CheckResult =>
+  /** A failure carries canary-checker's errorType (min_count, max_age, ...) for expressions and metrics. */
+  const result = (error?: string, errorType?: string): CheckResult =>
     error
-      ? { pass: false, error, data, durationMs: elapsed }
+      ? { pass: false, error, data: errorType ? { ...data, errorType } : data, results, durationMs: elapsed }
       : {
           pass: true,
           message: `${plural(found.length, 'file')}, ${formatSize(size)}${newest ? `, newest ${formatDuration(now - newest.mtimeMs)} old` : ''}`,
           data,
+          results,
           durationMs: elapsed,
         };
 
   const age = (f: { mtimeMs: number }) => formatDuration(Math.max(0, now - f.mtimeMs));
   const where = exists ? '' : ` (${folder} does not exist)`;
   if (spec.minCount !== undefined && found.length < spec.minCount) {
-    return result(`too few files: ${found.length}, expected at least ${spec.minCount}${where}`);
+    return result(`too few files: ${found.length}, expected at least ${spec.minCount}${where}`, 'min_count');
   }
   if (spec.maxCount !== undefined && found.length > spec.maxCount) {
-    return result(`too many files: ${found.length}, expected at most ${spec.maxCount}`);
+    return result(`too many files: ${found.length}, expected at most ${spec.maxCount}`, 'max_count');
   }
   if (spec.availableSize !== undefined) {
     const want = parseSize(spec.availableSize);
-    if (availableSize === undefined) return result(`cannot tell the free space of ${folder}${where}`);
+    if (availableSize === undefined) return result(`cannot tell the free space of ${folder}${where}`, 'available_size');
     if (availableSize < want)
       return result(
         `only ${formatSize(availableSize)} free on the file system of ${folder}, under the ${formatSize(want)} minimum`,
+        'available_size',
       );
   }
   if (spec.totalSize !== undefined) {
     const want = parseSize(spec.totalSize);
-    if (filesystemSize === undefined) return result(`cannot tell the size of the file system of ${folder}${where}`);
+    if (filesystemSize === undefined)
+      return result(`cannot tell the size of the file system of ${folder}${where}`, 'total_size');
     if (filesystemSize < want)
       return result(
         `the file system of ${folder} is ${formatSize(filesystemSize)}, under the ${formatSize(want)} minimum`,
+        'total_size',
       );
   }
   if (!newest || !oldest || !smallest || !largest) return result();
@@ -337,6 +341,7 @@ async function run(spec: FolderSpec, ctx: CheckContext): Promise<CheckResult> {
     if (now - newest.mtimeMs < min) {
       return result(
         `newest file ${newest.name} is ${age(newest)} old, younger than the ${formatDuration(min)} minimum age`,
+        'min_age',
       );
     }
   }
@@ -345,6 +350,7 @@ async function run(spec: FolderSpec, ctx: CheckContext): Promise<CheckResult> {
     if (now - oldest.mtimeMs > max) {
       return result(
         `oldest file ${oldest.name} is ${age(oldest)} old, older than the ${formatDuration(max)} maximum age`,
+        'max_age',
       );
     }
   }
@@ -353,12 +359,16 @@ async function run(spec: FolderSpec, ctx: CheckContext): Promise<CheckResult> {
     if (smallest.size < min)
       return result(
         `smallest file ${smallest.name} is ${formatSize(smallest.size)}, under the ${formatSize(min)} minimum`,
+        'min_size',
       );
   }
   if (spec.maxSize !== undefined) {
     const max = parseSize(spec.maxSize);
     if (largest.size > max)
-      return result(`largest file ${largest.name} is ${formatSize(largest.size)}, over the ${formatSize(max)} maximum`);
+      return result(
+        `largest file ${largest.name} is ${formatSize(largest.size)}, over the ${formatSize(max)} maximum`,
+        'max_size',
+      );
   }
   return result();
 }

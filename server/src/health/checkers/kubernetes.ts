@@ -3,7 +3,7 @@
 // {name, labelSelector, fieldSelector} and `ignore` (name globs), with `@kubernetes/client-node`. With
 // `ready: true` every resource must be ready/healthy. Fails when nothing is found and there is no test.
 // Runs only with a kubeconfig: the check's `kubeconfig` (a path or the YAML itself) or env KUBECONFIG.
-// Data: `results` (the resources, each with `healthStatus` {ready, message}), `count`.
+// Data: `count`; `results` (the resources, each with `healthStatus` {ready, message}).
 import type { KubeConfig, KubernetesObject, KubernetesObjectApi } from '@kubernetes/client-node';
 
 /** The Kubernetes client is large: it loads on the first kubernetes check, not when the server starts. */
@@ -272,11 +272,12 @@ async function run(spec: KubernetesSpec, ctx: CheckContext): Promise<CheckResult
           healthStatus: resourceHealth({ ...o, kind: o.kind ?? spec.kind }),
         };
       });
-      const data = { results, count: results.length };
+      const data = { count: results.length };
       if (!results.length && !spec.test?.expr && !spec.test?.template && !spec.test?.javascript) {
         return fail(
           `no ${spec.kind} resources found${spec.resource?.name ? ` named ${spec.resource.name}` : ''}`,
           data,
+          { results },
         );
       }
       if (spec.ready) {
@@ -292,10 +293,16 @@ async function run(spec: KubernetesSpec, ctx: CheckContext): Promise<CheckResult
           return fail(
             `${notReady.length} of ${plural(results.length, spec.kind)} not ready: ${shown.join(', ')}${more}`,
             data,
+            { results },
           );
         }
       }
-      return { pass: true, message: `${plural(results.length, spec.kind)}${spec.ready ? ', all ready' : ''}`, data };
+      return {
+        pass: true,
+        message: `${plural(results.length, spec.kind)}${spec.ready ? ', all ready' : ''}`,
+        data,
+        results,
+      };
     },
   );
 }

@@ -96,12 +96,14 @@ async function run(spec: LdapSpec, ctx: CheckContext): Promise<CheckResult> {
           if (typeof (e as { code?: unknown }).code === 'string') return fail(connectFailure(e, where));
           return fail(`search under ${spec.bindDN} for ${filter} failed: ${ldapMessage(e)}`);
         }
-        const data = { results: { count: entries.length, entries: entries.slice(0, MAX_ENTRIES).map(entryJson) } };
-        if (!entries.length) return fail(`no entries under ${spec.bindDN} match ${filter}`, data);
+        const data = {};
+        const results = { count: entries.length, entries: entries.slice(0, MAX_ENTRIES).map(entryJson) };
+        if (!entries.length) return fail(`no entries under ${spec.bindDN} match ${filter}`, data, { results });
         return {
           pass: true,
           message: `${plural(entries.length, 'entry', 'entries')} under ${spec.bindDN} match ${filter}`,
           data,
+          results,
         };
       } finally {
         await client.unbind().catch(() => undefined);

@@ -33,12 +33,14 @@ async function run(spec: MysqlSpec, ctx: CheckContext): Promise<CheckResult> {
         if (e instanceof SqlError) return fail(e.message);
         throw e;
       }
-      const data = { results: { rows, count: rows.length } };
-      if (spec.markFailOnEmpty && rows.length === 0) return fail('query returned no rows (markFailOnEmpty)', data);
+      // canary-checker's SQL detail, bound as `results` by the runner.
+      const results = { rows, count: rows.length };
+      if (spec.markFailOnEmpty && rows.length === 0)
+        return fail('query returned no rows (markFailOnEmpty)', {}, { results });
       if (spec.results !== undefined && rows.length < spec.results) {
-        return fail(`expected at least ${plural(spec.results, 'row')}, got ${rows.length}`, data);
+        return fail(`expected at least ${plural(spec.results, 'row')}, got ${rows.length}`, {}, { results });
       }
-      return { pass: true, message: `query returned ${plural(rows.length, 'row')}`, data };
+      return { pass: true, message: `query returned ${plural(rows.length, 'row')}`, data: {}, results };
     },
   );
 }
