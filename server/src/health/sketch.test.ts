@@ -79,7 +79,13 @@ describe('Sketch', () => {
     const parts = Object.values(SETS).map(sketchOf);
     const all = sketchOf(Object.values(SETS).flat());
     const [a, b, c] = parts;
-    expect(a!.clone().merge(b!).merge(c!).equals(a!.clone().merge(b!.clone().merge(c!)))).toBe(true);
+    expect(
+      a!
+        .clone()
+        .merge(b!)
+        .merge(c!)
+        .equals(a!.clone().merge(b!.clone().merge(c!))),
+    ).toBe(true);
     expect(a!.clone().merge(b!).equals(b!.clone().merge(a!))).toBe(true);
     const merged = parts.reduceRight((s, p) => s.merge(p), new Sketch());
     expect(merged.equals(all)).toBe(true);
