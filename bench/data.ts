@@ -126,3 +126,85 @@ export async function generateData(db: Queryable, size: DataSize, log: (s: strin
   await db.query('VACUUM ANALYZE');
   log(`  ${'VACUUM ANALYZE'.padEnd(22)} ${((performance.now() - t) / 1000).toFixed(1)} s`);
 }
+
+// ---------------------------------------------------------------------------------------------
+// What the console's main screens read, for `npm run bench -- load`: canaries and checks with an
+// hour of results at one a minute (the health page's summary), catalog items (the catalog list),
+// components in trees under root cards (the topology page) and incidents (the incident list).
+// Canaries are not due for a day: the engines of the servers under load stay idle.
+
+export interface ConsoleDataSize {
+  checks: number;
+  configs: number;
+  components: number;
+  incidents: number;
+}
+
+export function consoleDataStatements(size: ConsoleDataSize): { label: string; sql: string }[] {
+  const { checks, configs, components, incidents } = size;
+  const canaries = Math.max(1, Math.ceil(checks / 50));
+  const roots = Math.max(1, Math.round(components / 20));
+  return [
+    {
+      label: `canaries (${canaries})`,
+      sql: `INSERT INTO canaries (id, name, namespace, spec, schedule, source, next_runtime)
+        SELECT md5('canary-' || i)::uuid, 'canary-' || lpad(i::text, 4, '0'), 'bench', '{}', '@every 1h', 'bench',
+               now() + interval '1 day'
+          FROM generate_series(1, ${canaries}) AS i`,
+    },
+    {
+      label: `checks (${checks})`,
+      sql: `INSERT INTO checks (id, canary_id, type, name, namespace, status, spec, next_runtime)
+        SELECT md5('check-' || i)::uuid, md5('canary-' || (1 + (i - 1) / 50))::uuid, 'http',
+               'check-' || lpad(i::text, 5, '0'), 'bench',
+               CASE WHEN i % 25 = 0 THEN 'unhealthy' ELSE 'healthy' END,
+               jsonb_build_object('url', 'http://127.0.0.1:9/' || i), now() + interval '1 day'
+          FROM generate_series(1, ${checks}) AS i`,
+    },
+    {
+      label: `check_statuses (${checks * 60}: 1 h at 1/min)`,
+      sql: `INSERT INTO check_statuses (check_id, time, status, duration, message)
+        SELECT md5('check-' || i)::uuid, date_trunc('minute', now()) - m * interval '1 minute' + (i % 60) * interval '1 second',
+               i % 25 <> 0 OR m % 3 = 0, 5 + (i * 7 + m) % 90, '200 OK'
+          FROM generate_series(1, ${checks}) AS i, generate_series(0, 59) AS m`,
+    },
+    {
+      label: `config_items (${configs})`,
+      sql: `INSERT INTO config_items (id, external_id, type, config_class, name, status, health, labels, tags, config,
+                                      created_at, updated_at)
+        SELECT md5('config-' || i)::uuid, 'ext-' || i,
+               (ARRAY['Kubernetes::Pod', 'Kubernetes::Deployment', 'AWS::EC2::Instance', 'Kubernetes::Service'])[1 + i % 4],
+               (ARRAY['Pod', 'Deployment', 'VirtualMachine', 'Service'])[1 + i % 4],
+               'item-' || lpad(i::text, 6, '0'),
+               (ARRAY['Running', 'Running', 'Pending', 'Stopped'])[1 + i % 4],
+               (ARRAY['healthy', 'healthy', 'healthy', 'unhealthy', 'warning'])[1 + i % 5],
+               jsonb_build_object('app', 'app-' || (i % 100), 'team', 'team-' || (i % 12)),
+               jsonb_build_object('cluster', 'cluster-' || (i % 4), 'namespace', 'ns-' || (i % 40)),
+               jsonb_build_object('spec', jsonb_build_object('replicas', i % 5, 'image', 'registry/app:' || (i % 50))),
+               now() - interval '30 days', now() - (i % 1000) * interval '1 minute'
+          FROM generate_series(1, ${configs}) AS i`,
+    },
+    {
+      label: `components (${roots} root cards, ${components - roots} below them)`,
+      sql: `INSERT INTO components (id, name, type, health, status, path, is_leaf)
+        SELECT md5('component-' || i)::uuid, 'service-' || i, 'Service',
+               (ARRAY['healthy', 'healthy', 'healthy', 'unhealthy', 'warning'])[1 + i % 5], 'Running', '', false
+          FROM generate_series(1, ${roots}) AS i;
+        INSERT INTO components (id, parent_id, name, type, health, status, path)
+        SELECT md5('component-' || i)::uuid, md5('component-' || (1 + i % ${roots}))::uuid, 'instance-' || i, 'Instance',
+               (ARRAY['healthy', 'healthy', 'healthy', 'unhealthy', 'warning'])[1 + i % 5], 'Running',
+               md5('component-' || (1 + i % ${roots}))::uuid::text
+          FROM generate_series(${roots + 1}, ${components}) AS i`,
+    },
+    {
+      label: `incidents (${incidents})`,
+      sql: `INSERT INTO incidents (title, description, type, severity, status, created_at, updated_at)
+        SELECT 'Incident ' || i || ' on service-' || (i % 50), 'generated',
+               (ARRAY['availability', 'performance', 'security', 'cost'])[1 + i % 4],
+               (ARRAY['low', 'medium', 'high', 'critical'])[1 + (i / 4) % 4],
+               (ARRAY['open', 'investigating', 'mitigated', 'resolved', 'closed'])[1 + (i / 3) % 5],
+               now() - i * interval '10 minutes', now() - i * interval '10 minutes'
+          FROM generate_series(1, ${incidents}) AS i`,
+    },
+  ];
+}

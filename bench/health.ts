@@ -33,19 +33,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { openPglite, openPostgres, type Database } from '../server/src/db/database.js';
 import { migrate } from '../server/src/db/migrate.js';
-import { parseCanary } from '../server/src/health/canary.js';
-import type { Checker } from '../server/src/health/checker.js';
-import { httpChecker } from '../server/src/health/checkers/http.js';
 import { PRECOMPUTED_RANGES, refreshSummary, summarySqlFor } from '../server/src/health/summary.js';
 import { rollupCheckStatuses } from '../server/src/health/rollup.js';
-import { applyCanary } from '../server/src/health/store.js';
-import { parseDocuments } from '../server/src/resources/yaml.js';
 import {
   TICK_MS,
   databaseExists,
   databaseUrl,
   ensureServerBuilt,
-  freePort,
   machineTicks,
   numberFlag,
   parseFlags,
@@ -56,13 +50,12 @@ import {
   processTicks,
   recreateDatabase,
   rssBytes,
-  serverMain,
   sleep,
   repoRoot,
   startChild,
-  waitForHttp,
-  type Child,
+  startServer,
 } from './lib.js';
+import { LATENESS_GOAL_MS, PERIOD_MS, PLANNED_SQL, analyse, applyCanaries, startTarget } from './healthRuns.js';
 
 const flags = parseFlags(process.argv.slice(2));
 const part = String(flags.part ?? 'all');
@@ -95,8 +88,6 @@ const ranges = String(flags.ranges ?? '1h,24h,7d,30d').split(',');
 
 const ENGINE_DB = 'opsdeck_bench_health';
 const SUMMARY_DB = 'opsdeck_bench_summary';
-const PERIOD_MS = 60_000;
-const LATENESS_GOAL_MS = 2_000;
 const RSS_GOAL_BYTES = 600 * 1024 * 1024;
 const SUMMARY_GOAL_MS = 150;
 const ADMIN_EMAIL = 'bench-admin@opsdeck.local';
@@ -104,46 +95,12 @@ const ADMIN_PASSWORD = 'opsdeck-bench-password';
 const CPUS = os.cpus().length;
 
 const log = (s: string) => console.log(s);
-const only: ReadonlyMap<string, Checker> = new Map([['http', httpChecker as Checker]]);
 const fmt = (v: number, digits = 0) => (Number.isFinite(v) ? v.toFixed(digits) : v > 0 ? '∞' : '-');
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
 
 // ---------------------------------------------------------------------------------------------
 // Canaries and history
-
-function canaryYaml(index: number, checks: number, firstCheck: number, targetUrl: string): string {
-  const lines = [
-    'apiVersion: canaries.flanksource.com/v1',
-    'kind: Canary',
-    'metadata:',
-    `  name: bench-${String(index).padStart(4, '0')}`,
-    '  namespace: bench',
-    '  labels: {bench: health}',
-    'spec:',
-    '  schedule: "@every 1m"',
-    '  http:',
-  ];
-  for (let i = firstCheck; i < firstCheck + checks; i++) {
-    lines.push(`    - name: check-${String(i).padStart(5, '0')}`);
-    lines.push(`      url: ${targetUrl}/c/${i}`);
-    lines.push('      responseCodes: [200]');
-  }
-  return lines.join('\n') + '\n';
-}
-
-/** Applies ceil(total / perCanary) canaries through the engine's own parseCanary + applyCanary. */
-async function applyCanaries(db: Database, total: number, targetUrl: string): Promise<number> {
-  let made = 0;
-  let index = 0;
-  while (made < total) {
-    const n = Math.min(perCanary, total - made);
-    const [doc] = parseDocuments(canaryYaml(index++, n, made, targetUrl));
-    await applyCanary(db, parseCanary(doc!, only), { source: 'bench' });
-    made += n;
-  }
-  return index;
-}
 
 /**
  * The details an http check stores for a 200 from the target (same keys as checkers/http.ts:
@@ -182,62 +139,8 @@ ORDER BY t
 ON CONFLICT (check_id, time) DO NOTHING`;
 }
 
-/** Copies every planned time of every canary into bench_planned (see the top of this file). */
-const PLANNED_SQL = `
-CREATE TABLE IF NOT EXISTS bench_planned (
-  canary_id uuid NOT NULL, planned timestamptz NOT NULL, recorded_at timestamptz NOT NULL DEFAULT clock_timestamp());
-CREATE INDEX IF NOT EXISTS bench_planned_idx ON bench_planned (canary_id, planned);
-CREATE OR REPLACE FUNCTION bench_record_planned() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF NEW.next_runtime IS NOT NULL AND (TG_OP = 'INSERT' OR NEW.next_runtime IS DISTINCT FROM OLD.next_runtime) THEN
-    INSERT INTO bench_planned (canary_id, planned) VALUES (NEW.id, NEW.next_runtime);
-  END IF;
-  RETURN NULL;
-END $$;
-DROP TRIGGER IF EXISTS bench_planned ON canaries;
-CREATE TRIGGER bench_planned AFTER INSERT OR UPDATE OF next_runtime ON canaries
-  FOR EACH ROW EXECUTE FUNCTION bench_record_planned();`;
-
 // ---------------------------------------------------------------------------------------------
 // Processes
-
-async function startTarget(): Promise<{ child: Child; url: string; hits(): Promise<number> }> {
-  const child = startChild(process.execPath, [path.join(import.meta.dirname, 'health-target.mjs')], {
-    PATH: process.env.PATH,
-  });
-  const deadline = Date.now() + 10_000;
-  let port = 0;
-  while (!port) {
-    const m = /listening (\d+)/.exec(child.output());
-    if (m) port = Number(m[1]);
-    else if (child.hasExited() || Date.now() > deadline)
-      throw new Error(`the target did not start:\n${child.output()}`);
-    else await sleep(20);
-  }
-  const url = `http://127.0.0.1:${port}`;
-  return {
-    child,
-    url,
-    hits: async () => ((await (await fetch(`${url}/__hits`)).json()) as { hits: number }).hits,
-  };
-}
-
-async function startServer(env: NodeJS.ProcessEnv): Promise<{ child: Child; origin: string }> {
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const child = startChild(process.execPath, [serverMain], {
-    PATH: process.env.PATH,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: origin,
-    OPSDECK_DEMO: 'false',
-    LOG_LEVEL: 'warn',
-    ...env,
-  });
-  await waitForHttp(`${origin}/api/about`, child);
-  return { child, origin };
-}
 
 /**
  * Cumulative CPU ticks of a changing set of processes (PostgreSQL backends come and go: the pool
@@ -397,7 +300,7 @@ async function engineRun(kind: 'postgres' | 'pglite', totalChecks: number, pool:
       await migrate(db);
       await db.exec(PLANNED_SQL);
       const t0 = performance.now();
-      canaries = await applyCanaries(db, totalChecks, target.url);
+      canaries = await applyCanaries(db, totalChecks, target.url, perCanary);
       log(
         `  applied ${canaries} canaries × ${Math.min(perCanary, totalChecks)} checks (applyCanary) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
       );
@@ -525,150 +428,6 @@ async function engineRun(kind: 'postgres' | 'pglite', totalChecks: number, pool:
     await target.child.stop();
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   }
-}
-
-/** Upper bound index: the last element of sorted xs that is ≤ v (−1 when none). */
-function lastAtOrBefore(xs: number[], v: number): number {
-  let lo = 0;
-  let hi = xs.length - 1;
-  let found = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (xs[mid]! <= v) {
-      found = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return found;
-}
-
-async function analyse(db: Database, ws: number, we: number, stopAt: number) {
-  const checksOf = new Map<string, number>();
-  for (const r of (
-    await db.query<{ id: string; n: number }>(
-      `SELECT ca.id, count(c.id)::int AS n FROM canaries ca JOIN checks c ON c.canary_id = ca.id AND c.deleted_at IS NULL
-       WHERE ca.deleted_at IS NULL GROUP BY ca.id`,
-    )
-  ).rows)
-    checksOf.set(r.id, r.n);
-
-  const planned = new Map<string, number[]>();
-  for (const r of (
-    await db.query<{ canary_id: string; p: number }>(
-      `SELECT canary_id, (extract(epoch FROM planned) * 1000)::float8 AS p FROM bench_planned ORDER BY canary_id, planned, recorded_at`,
-    )
-  ).rows) {
-    const list = planned.get(r.canary_id) ?? [];
-    if (list[list.length - 1] !== r.p) list.push(r.p);
-    planned.set(r.canary_id, list);
-  }
-
-  const { rows } = await db.query<{ canary_id: string; t: number; status: boolean; error: string | null }>(
-    `SELECT c.canary_id, (extract(epoch FROM cs.time) * 1000)::float8 AS t, cs.status, cs.error
-     FROM check_statuses cs JOIN checks c ON c.id = cs.check_id
-     WHERE cs.time >= $1 AND cs.time <= $2`,
-    [new Date(ws), new Date(stopAt + 120_000)],
-  );
-
-  // Checks run per minute of the window, by the time they ran.
-  const perMinute = Array.from({ length: Math.floor((we - ws) / 60_000) }, () => 0);
-  let failed = 0;
-  let firstError: string | null = null;
-  // Per planned run (canary, planned): the start times of its checks.
-  const runs = new Map<string, { canary: string; planned: number; times: number[] }>();
-  let unattributed = 0;
-  for (const r of rows) {
-    if (r.t >= ws && r.t < we) {
-      const m = Math.floor((r.t - ws) / 60_000);
-      if (m < perMinute.length) perMinute[m]!++;
-      if (!r.status) {
-        failed++;
-        firstError ??= r.error;
-      }
-    }
-    const list = planned.get(r.canary_id) ?? [];
-    const i = lastAtOrBefore(list, r.t);
-    if (i < 0) {
-      unattributed++;
-      continue;
-    }
-    const p = list[i]!;
-    if (p < ws || p >= we) continue;
-    const key = `${r.canary_id} ${p}`;
-    const run = runs.get(key) ?? { canary: r.canary_id, planned: p, times: [] };
-    run.times.push(r.t);
-    runs.set(key, run);
-  }
-  if (unattributed) log(`  (${unattributed} statuses had no planned time before them: not counted)`);
-
-  const lateness: number[] = [];
-  const startLateness: number[] = [];
-  const queueing: number[] = [];
-  for (const run of runs.values()) {
-    const first = Math.min(...run.times);
-    startLateness.push(first - run.planned);
-    for (const t of run.times) {
-      lateness.push(t - run.planned);
-      queueing.push(t - first);
-    }
-  }
-
-  // Planned runs in the window, check runs they should have produced, and slots the engine skipped.
-  let plannedRuns = 0;
-  let expectedCheckRuns = 0;
-  let missedCheckRuns = 0;
-  let skippedSlots = 0;
-  for (const [canary, list] of planned) {
-    const n = checksOf.get(canary) ?? 0;
-    for (let i = 0; i < list.length; i++) {
-      const p = list[i]!;
-      if (p >= ws && p < we) {
-        plannedRuns++;
-        expectedCheckRuns += n;
-        const done = runs.get(`${canary} ${p}`)?.times.length ?? 0;
-        missedCheckRuns += Math.max(0, n - done);
-      }
-      // Slots of the planned phase between this planned time and the next one that were never planned
-      // (the engine re-plans from "now" after a run that ended past its next slot), and slots after the
-      // last planned time when its run never finished: both are missed runs.
-      const next = list[i + 1] ?? Infinity;
-      for (let slot = p + PERIOD_MS; slot < next - 1000 && slot < we; slot += PERIOD_MS) {
-        if (slot < ws) continue;
-        skippedSlots++;
-        expectedCheckRuns += n;
-        missedCheckRuns += n;
-      }
-    }
-  }
-
-  const jobs = (
-    await db.query<{ d: number }>(
-      `SELECT (extract(epoch FROM (time_end - time_start)) * 1000)::float8 AS d FROM job_history
-       WHERE name = 'Canary' AND time_start >= $1 AND time_start < $2`,
-      [new Date(ws), new Date(we)],
-    )
-  ).rows.map((r) => r.d);
-  const rollups = (
-    await db.query<{ start: string; ms: number; details: unknown }>(
-      `SELECT time_start::text AS start, duration_millis::float8 AS ms, details::text AS details FROM job_history
-       WHERE name = 'CheckStatusRollup' ORDER BY time_start`,
-    )
-  ).rows.map((r) => `${r.start}: ${fmt(r.ms)} ms ${String(r.details)}`);
-
-  return {
-    perMinute,
-    failed,
-    firstError,
-    lateness: Float64Array.from(lateness),
-    startLateness: Float64Array.from(startLateness),
-    queueing: Float64Array.from(queueing),
-    runDurations: Float64Array.from(jobs),
-    plannedRuns,
-    expectedCheckRuns,
-    missedCheckRuns,
-    skippedSlots,
-    rollups,
-  };
 }
 
 function reportEngine(r: EngineResult): void {
@@ -832,7 +591,7 @@ async function prepareSummaryDatabase(): Promise<void> {
   try {
     await migrate(db);
     const t0 = performance.now();
-    const canaries = await applyCanaries(db, summaryChecks, 'http://127.0.0.1:9');
+    const canaries = await applyCanaries(db, summaryChecks, 'http://127.0.0.1:9', perCanary);
     // Engines are off in this benchmark, but keep the canaries from ever being due.
     await db.query(`UPDATE canaries SET next_runtime = now() + interval '10 years'`);
     log(`  ${canaries} canaries, ${summaryChecks} checks (${((performance.now() - t0) / 1000).toFixed(1)} s)`);

@@ -255,6 +255,40 @@ export async function waitForHttp(
   }
 }
 
+/** `node server/dist/main.js` on a free loopback port (PostgreSQL or PGlite as `env` says), once it answers. */
+export async function startServer(env: NodeJS.ProcessEnv): Promise<{ child: Child; origin: string }> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const child = startChild(process.execPath, [serverMain], {
+    PATH: process.env.PATH,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: origin,
+    OPSDECK_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
+  await waitForHttp(`${origin}/api/about`, child);
+  return { child, origin };
+}
+
+/** Signs in with email and password; the session cookie (sign-ins are rate limited: keep it). */
+export async function signIn(origin: string, email: string, password: string): Promise<string> {
+  const res = await fetch(`${origin}/api/auth/sign-in/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin },
+    body: JSON.stringify({ email, password }),
+  });
+  const text = await res.text();
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .join('; ');
+  if (res.status !== 200 || !cookie) throw new Error(`signing in failed: ${res.status} ${text}`);
+  return cookie;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Output
 

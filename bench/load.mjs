@@ -3,8 +3,11 @@
 // first (results discarded), then the measured run, and prints one JSON line with the results.
 //
 // config: { url, connections, warmupSeconds, durationSeconds, seed,
+//           urls?: [url, ...],                        // several servers and no balancer: the connections
+//                                                      // are split among them round-robin (one autocannon each)
 //           shapes: [{ name, path, headers, values? }],  // {0}, {1}… in path: items of a random values entry
 //           sequence: [shapeIndex, ...] }             // each connection cycles through it
+// Per shape: the latency of its answers below 400, and `failed` (answers of 400 or more).
 import autocannon from 'autocannon';
 import fs from 'node:fs';
 
@@ -51,10 +54,8 @@ class Samples {
   }
 }
 
-function run(seconds, measure) {
-  const random = prng(config.seed);
-  const overall = new Samples();
-  const perShape = config.shapes.map(() => new Samples());
+/** One autocannon against `url` with `connections`, its samples added to the shared ones. */
+function runOne(url, connections, seconds, measure, { random, overall, perShape, failed }) {
   const requests = config.sequence.map((index) => {
     const shape = config.shapes[index];
     return {
@@ -68,13 +69,13 @@ function run(seconds, measure) {
       },
       onResponse(status, _body, context) {
         if (measure && status < 400) perShape[index].push(performance.now() - context.started);
+        else if (measure) failed[index]++;
       },
     };
   });
   return new Promise((resolve, reject) => {
-    const instance = autocannon(
-      { url: config.url, connections: config.connections, duration: seconds, requests, timeout: 30 },
-      (err, result) => (err ? reject(err) : resolve({ result, overall, perShape })),
+    const instance = autocannon({ url, connections, duration: seconds, requests, timeout: 30 }, (err, result) =>
+      err ? reject(err) : resolve(result),
     );
     // autocannon's own histogram keeps whole milliseconds; keep the exact response times too.
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
@@ -83,10 +84,41 @@ function run(seconds, measure) {
   });
 }
 
+async function run(seconds, measure) {
+  const shared = {
+    random: prng(config.seed),
+    overall: new Samples(),
+    perShape: config.shapes.map(() => new Samples()),
+    failed: config.shapes.map(() => 0),
+  };
+  const urls = config.urls ?? [config.url];
+  const results = await Promise.all(
+    urls.map((url, i) => {
+      // Round-robin: connection k goes to urls[k % urls.length].
+      const connections = Math.floor(config.connections / urls.length) + (i < config.connections % urls.length ? 1 : 0);
+      return runOne(url, connections, seconds, measure, shared);
+    }),
+  );
+  const sum = (f) => results.reduce((a, r) => a + (f(r) ?? 0), 0);
+  const statusCodeStats = {};
+  for (const r of results)
+    for (const [k, v] of Object.entries(r.statusCodeStats ?? {}))
+      statusCodeStats[k] = { count: (statusCodeStats[k]?.count ?? 0) + v.count };
+  const result = {
+    duration: Math.max(...results.map((r) => r.duration)),
+    latency: results[0].latency,
+    errors: sum((r) => r.errors),
+    timeouts: sum((r) => r.timeouts),
+    non2xx: sum((r) => r.non2xx),
+    statusCodeStats,
+  };
+  return { result, overall: shared.overall, perShape: shared.perShape, failed: shared.failed };
+}
+
 if (config.warmupSeconds > 0) await run(config.warmupSeconds, false);
 // The parent samples the processes' CPU time between these two lines.
 process.stdout.write('measure-start\n');
-const { result, overall, perShape } = await run(config.durationSeconds, true);
+const { result, overall, perShape, failed } = await run(config.durationSeconds, true);
 const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([k, v]) => [k, v.count]));
 const total = Object.values(statusCodes).reduce((a, b) => a + b, 0);
 process.stdout.write(
@@ -96,7 +128,9 @@ process.stdout.write(
     rps: total / result.duration,
     latency: overall.summary(),
     autocannonLatency: { p50: result.latency.p50, p99: result.latency.p99 },
-    perShape: Object.fromEntries(config.shapes.map((s, i) => [s.name, perShape[i].summary()])),
+    perShape: Object.fromEntries(
+      config.shapes.map((s, i) => [s.name, { ...perShape[i].summary(), failed: failed[i] }]),
+    ),
     errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,

@@ -86,6 +86,19 @@ const benchmarks = {
       'database size per 1,000 checks per month (PostgreSQL): days of results at 1/min, roll-ups and retention applied, pg_total_relation_size per table',
     flags: '--checks 1000 --days 2 --old-days 1 --keep',
   },
+  'health-replicas': {
+    file: 'bench/health-replicas.ts',
+    summary:
+      'health engine with 1 and 3 server processes on one PostgreSQL: checks/min sustained at p99 lateness < 2 s, and the ratio (goal ≥ 2.5×)',
+    flags: '--replicas 1,3 --checks 2000,4000,8000,16000 --minutes 3 --warmup 60 --drain 60 --per-canary 100 --pool 10',
+  },
+  load: {
+    file: 'bench/load.ts',
+    summary:
+      '200 concurrent readers on the console’s health summary, catalog, topology and incident list queries against 2 replicas, then 1 (no balancer): p50/p99 and errors per query',
+    flags:
+      '--duration 300 --warmup 10 --readers 200 --replicas 2,1 --checks 2000 --configs 10000 --components 1000 --incidents 5000 --pool 10',
+  },
   agents: {
     file: 'bench/agents.ts',
     summary:

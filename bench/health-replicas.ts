@@ -1,0 +1,218 @@
+// `npm run bench -- health-replicas`: how the health engine scales out. The same measurement as
+// `bench health` (bench/healthRuns.ts: http checks on `@every 1m` against a loopback target process,
+// every planned run time recorded by a trigger, lateness = check start − planned time, missed runs
+// counted as infinitely late) with 1 and with 3 server processes (node server/dist/main.js, engines
+// on) sharing one fresh PostgreSQL database. For each replica count the load goes up through
+// --checks (checks per minute) until p99 lateness (missed runs included) is 2 s or more; the highest
+// load that met it is what that many replicas sustain. Printed: a table of every run, the sustained
+// checks per minute per replica count, and the ratio (goal: 3 replicas ≥ 2.5 × one).
+//
+// Flags: --replicas 1,3, --checks 2000,4000,8000,16000 (tried in order; a count stops at its first
+// miss), --minutes 3 (measured), --warmup 60 (s), --drain 60 (s), --per-canary 100, --pool 10
+// (DATABASE_POOL_SIZE of each replica).
+import os from 'node:os';
+import { openPostgres } from '../server/src/db/database.js';
+import { migrate } from '../server/src/db/migrate.js';
+import {
+  databaseUrl,
+  ensureServerBuilt,
+  loadavg,
+  numberFlag,
+  parseFlags,
+  percentile,
+  printTable,
+  recreateDatabase,
+  sleep,
+  startServer,
+  type Child,
+} from './lib.js';
+import { LATENESS_GOAL_MS, PERIOD_MS, PLANNED_SQL, analyse, applyCanaries, startTarget } from './healthRuns.js';
+
+const flags = parseFlags(process.argv.slice(2));
+const list = (name: string, fallback: string) =>
+  String(flags[name] ?? fallback)
+    .split(',')
+    .map((x) => {
+      const n = Number(x);
+      if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} takes positive whole numbers, e.g. ${fallback}`);
+      return n;
+    });
+const replicaCounts = list('replicas', '1,3');
+const levels = list('checks', '2000,4000,8000,16000');
+const minutes = numberFlag(flags, 'minutes', 3);
+const warmupS = numberFlag(flags, 'warmup', 60);
+const drainS = numberFlag(flags, 'drain', 60);
+const perCanary = numberFlag(flags, 'per-canary', 100);
+const pool = numberFlag(flags, 'pool', 10);
+
+const DB = 'opsdeck_bench_health_replicas';
+const RATIO_GOAL = 2.5;
+const log = (s: string) => console.log(s);
+const fmt = (v: number) => (Number.isFinite(v) ? v.toFixed(0) : v > 0 ? '∞' : '-');
+
+interface Run {
+  replicas: number;
+  checks: number;
+  perMinute: number;
+  p50: number;
+  p99: number;
+  p99WithMissed: number;
+  missed: number;
+  expected: number;
+  met: boolean;
+  load: string;
+}
+
+/** One load level: a fresh database, `replicas` servers, warm-up, the measured window, drain. */
+async function run(replicas: number, checks: number): Promise<Run> {
+  log(`\n== ${replicas} replica(s), ${checks} http checks on @every 1m (${minutes} min measured)`);
+  const target = await startTarget();
+  const servers: Child[] = [];
+  try {
+    await recreateDatabase(DB);
+    const db = await openPostgres(databaseUrl(DB), 2);
+    try {
+      await migrate(db);
+      await db.exec(PLANNED_SQL);
+      const canaries = await applyCanaries(db, checks, target.url, perCanary);
+      // First runs spread over the first 30 s, starting 2 s from now (as applyCanary's firstRun does).
+      await db.query(
+        `UPDATE canaries SET next_runtime = now() + interval '2 seconds' + random() * interval '30 seconds' WHERE deleted_at IS NULL`,
+      );
+      log(`  ${canaries} canaries × ${Math.min(perCanary, checks)} checks applied`);
+    } finally {
+      await db.close();
+    }
+    // The first replica is started alone (it would apply migrations if any were missing), the others together.
+    const env = { DATABASE_URL: databaseUrl(DB), DATABASE_POOL_SIZE: String(pool) };
+    servers.push((await startServer(env)).child);
+    servers.push(
+      ...(await Promise.all(Array.from({ length: replicas - 1 }, () => startServer(env)))).map((s) => s.child),
+    );
+    const windowStart = Date.now() + warmupS * 1000;
+    const windowEnd = windowStart + minutes * 60_000;
+    log(`  ${replicas} server(s) ready; warm-up ${warmupS} s`);
+    while (Date.now() < windowEnd) {
+      const dead = servers.find((s) => s.hasExited());
+      if (dead) throw new Error(`a server exited:\n${dead.output()}`);
+      await sleep(1000);
+    }
+    const load = loadavg();
+    // Let the runs planned before the end of the window finish.
+    const probe = await openPostgres(databaseUrl(DB), 1);
+    const drainStart = Date.now();
+    try {
+      while (Date.now() - drainStart < drainS * 1000) {
+        const { rows } = await probe.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM canaries WHERE deleted_at IS NULL AND next_runtime < $1`,
+          [new Date(windowEnd)],
+        );
+        if (rows[0]!.n === 0) break;
+        await sleep(1000);
+      }
+    } finally {
+      await probe.close();
+    }
+    const stopAt = Date.now();
+    await Promise.all(servers.map((s) => s.stop(60_000)));
+    const db2 = await openPostgres(databaseUrl(DB), 2);
+    try {
+      const r = await analyse(db2, windowStart, windowEnd, stopAt);
+      const withMissed = new Float64Array(r.lateness.length + r.missedCheckRuns);
+      withMissed.set(r.lateness);
+      withMissed.fill(Infinity, r.lateness.length);
+      const p99WithMissed = percentile(withMissed, 99);
+      const perMinute = r.perMinute.reduce((a, b) => a + b, 0) / Math.max(1, r.perMinute.length);
+      const result: Run = {
+        replicas,
+        checks,
+        perMinute,
+        p50: percentile(r.lateness, 50),
+        p99: percentile(r.lateness, 99),
+        p99WithMissed,
+        missed: r.missedCheckRuns,
+        expected: r.expectedCheckRuns,
+        met: p99WithMissed < LATENESS_GOAL_MS && r.lateness.length > 0,
+        load,
+      };
+      log(
+        `  ${fmt(perMinute)} checks/min, lateness p50 ${fmt(result.p50)} ms, p99 ${fmt(result.p99)} ms, ` +
+          `p99 with missed ${fmt(p99WithMissed)} ms, ${r.missedCheckRuns}/${r.expectedCheckRuns} missed — ` +
+          `${result.met ? 'met' : 'NOT met'} (load average ${load})`,
+      );
+      return result;
+    } finally {
+      await db2.close();
+    }
+  } finally {
+    await Promise.all(servers.map((s) => s.stop(10_000)));
+    await target.child.stop();
+  }
+}
+
+async function main() {
+  ensureServerBuilt();
+  log(
+    `Health engine with ${replicaCounts.join(' and ')} replica(s) on one PostgreSQL (${os.cpus().length} CPUs, ` +
+      `load average ${loadavg()} now): loads ${levels.join(', ')} checks/min (@every ${PERIOD_MS / 1000} s), ` +
+      `${minutes} min measured after ${warmupS} s of warm-up; the goal per run is p99 lateness < ${LATENESS_GOAL_MS / 1000} s with missed runs counted.`,
+  );
+  const runs: Run[] = [];
+  for (const replicas of replicaCounts) {
+    for (const checks of levels) {
+      const r = await run(replicas, checks);
+      runs.push(r);
+      if (!r.met) break;
+    }
+  }
+  log('\nAll runs:');
+  printTable(
+    [
+      'replicas',
+      'checks planned/min',
+      'checks run/min',
+      'lateness p50 ms',
+      'p99 ms',
+      'p99 with missed',
+      'missed',
+      'p99 < 2 s',
+      'load average (1/5/15 min)',
+    ],
+    runs.map((r) => [
+      r.replicas,
+      r.checks,
+      fmt(r.perMinute),
+      fmt(r.p50),
+      fmt(r.p99),
+      fmt(r.p99WithMissed),
+      `${r.missed}/${r.expected}`,
+      r.met ? 'met' : 'NOT met',
+      r.load.split(' ').slice(0, 3).join(' '),
+    ]),
+  );
+  const sustained = new Map(
+    replicaCounts.map((n) => {
+      const met = runs.filter((r) => r.replicas === n && r.met);
+      return [n, met.length ? Math.max(...met.map((r) => r.perMinute)) : 0];
+    }),
+  );
+  log('\nSustained (the highest load with p99 lateness < 2 s):');
+  const base = sustained.get(replicaCounts[0]!) ?? 0;
+  printTable(
+    ['replicas', 'checks/min sustained', `× ${replicaCounts[0]} replica(s)`],
+    replicaCounts.map((n) => [n, fmt(sustained.get(n)!), base ? `${(sustained.get(n)! / base).toFixed(2)}×` : '-']),
+  );
+  const top = replicaCounts[replicaCounts.length - 1]!;
+  const topLevelMet = runs.some((r) => r.replicas === top && r.met && r.checks === levels[levels.length - 1]);
+  if (replicaCounts.length > 1 && base) {
+    const ratio = sustained.get(top)! / base;
+    log(
+      `${top} replicas sustain ${ratio.toFixed(2)}× what ${replicaCounts[0]} does — goal ≥ ${RATIO_GOAL}×: ${ratio >= RATIO_GOAL ? 'met' : 'NOT met'}` +
+        (topLevelMet
+          ? ` (a lower bound: ${top} replicas met the highest load tried; add a higher --checks level)`
+          : ''),
+    );
+  }
+}
+
+await main();
