@@ -18,8 +18,12 @@ export const agentWriteGuard: WriteGuard = async (input) => {
   for (const row of rows) {
     if (!('properties' in row)) continue;
     const parsed = generateRequestSchema.shape.properties.safeParse(row.properties ?? undefined);
-    if (!parsed.success)
-      throw new ApiError(400, 'INVALID_REQUEST', `properties: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    if (!parsed.success) {
+      // Named as generate names it (`properties.zone: ...`).
+      const issue = parsed.error.issues[0];
+      const field = ['properties', ...(issue?.path ?? [])].join('.');
+      throw new ApiError(400, 'INVALID_REQUEST', `${field}: ${issue?.message ?? 'invalid'}`);
+    }
   }
   return rows;
 };
