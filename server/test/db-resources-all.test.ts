@@ -383,10 +383,16 @@ describe.each(databaseKinds())('every resource table through postgrest-js on %s'
     expect((await read('agents', agent.id))!.deleted_at).not.toBeNull();
   });
 
-  it('access_tokens and playbooks: refused with 405 naming the endpoint', async () => {
+  it('access_tokens, checks and playbooks: refused with 405 naming the endpoint', async () => {
     const token = await db.from('access_tokens').insert({ name: 't', value: 'x', person_id: admin.id });
     expect(token.status).toBe(405);
     expect(token.error?.message).toMatch(/POST \/api\/tokens/);
+    // A check alone would never run: it is an entry of its canary's spec.
+    const check = await db.from('checks').insert({ canary_id: null, name: 'alone', type: 'http' });
+    expect(check.status).toBe(405);
+    expect(check.error?.message).toMatch(/POST \/api\/canary/);
+    const retype = await db.from('checks').update({ type: 'tcp' }).eq('id', ids.check);
+    expect(retype.status).toBe(405);
     const playbook = await db.from('playbooks').insert({ name: 'p', spec: {} });
     expect(playbook.status).toBe(405);
     expect(playbook.error?.message).toMatch(/POST \/api\/playbook/);

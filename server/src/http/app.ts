@@ -163,6 +163,15 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
         ['incident_rules', incidentRuleWriteGuard],
         ['agents', agentWriteGuard],
         ['access_tokens', createdElsewhere('access_tokens', 'POST /api/tokens (revoke: DELETE /api/tokens/{id})')],
+        // A check is one entry of its canary's spec: written alone it would never run.
+        [
+          'checks',
+          createdElsewhere('checks', "its canary's spec (POST /api/canary or /api/db/canaries)", [
+            'spec',
+            'type',
+            'canary_id',
+          ]),
+        ],
         ...notificationWriteGuards(),
         ...Object.entries(resourceWrites).map(([table, w]) => [table, w.guard] as const),
       ]),
