@@ -35,6 +35,8 @@ afterAll(() => {
 const rows = (page: Page) => page.getByTestId('log-row');
 const messages = (page: Page) => rows(page).locator('[role="cell"]:nth-child(3)').allTextContents();
 const count = (page: Page) => page.getByTestId('logs-count').textContent();
+/** Waits like the locators do (10 s): on a loaded shared machine a page takes more than a second. */
+const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000 });
 
 async function seed() {
   await app.db.query(`INSERT INTO logging_backends (name, spec) VALUES ('owner-files', $1::jsonb)`, [
@@ -71,9 +73,9 @@ describe('logs of catalog items, and who may read logs', () => {
       .toEqual(['Components', 'Catalog items']);
     await dropdown.selectOption({ label: 'cart (Kubernetes::Deployment)' });
     await waitForUrl(page, (u) => u.searchParams.get('configId') === itemId && !u.searchParams.has('topologyId'));
-    await expect.poll(() => page.getByLabel('Log selector').inputValue()).toBe('pods');
+    await poll(() => page.getByLabel('Log selector').inputValue()).toBe('pods');
     await waitForUrl(page, (u) => u.searchParams.get('logsSelector') === 'pods');
-    await expect.poll(() => count(page)).toBe('20 lines');
+    await poll(() => count(page)).toBe('20 lines');
     expect((await messages(page))[0] ?? '').toContain('ERROR cart sync failed 20');
     expect((await messages(page))[1]).toContain('INFO cart ok 19');
 
@@ -82,7 +84,7 @@ describe('logs of catalog items, and who may read logs', () => {
     await page.waitForTimeout(250);
     expect(new URL(page.url()).searchParams.has('query')).toBe(false);
     await waitForUrl(page, (u) => u.searchParams.get('query') === 'ERROR cart');
-    await expect.poll(() => count(page)).toBe('4 lines');
+    await poll(() => count(page)).toBe('4 lines');
 
     await rows(page).nth(0).getByRole('checkbox', { name: 'Select line' }).check();
     await page.getByRole('button', { name: 'Link to Incident' }).click();
@@ -110,11 +112,16 @@ describe('logs of catalog items, and who may read logs', () => {
     });
     expect(Object.values(evidences[0]!.evidence.selected_lines)[0]).toContain('ERROR cart sync failed 20');
 
+    // The time range of the link is the one read: the last 30 seconds hold none of these lines.
+    await page.goto(`/logs?configId=${itemId}&start=now-30s`);
+    await page.getByText('There are no logs matching the search query').waitFor();
+    await page.goto(`/logs?configId=${itemId}`);
+
     // Choosing a component drops the item (and its selector) from the link.
     await dropdown.selectOption({ label: 'web (Service)' });
     await waitForUrl(page, (u) => u.searchParams.get('topologyId') === componentId && !u.searchParams.has('configId'));
     await page.getByLabel('Search logs').fill('');
-    await expect.poll(async () => (await messages(page))[0] ?? '').toContain('INFO web served');
+    await poll(async () => (await messages(page))[0] ?? '').toContain('INFO web served');
   });
 
   it('shows what the backend says it could not read', async () => {
@@ -132,10 +139,26 @@ describe('logs of catalog items, and who may read logs', () => {
     });
     try {
       await page.goto(`/logs?topologyId=${componentId}`);
-      await expect.poll(async () => (await messages(page))[0] ?? '').toContain('INFO web served');
+      await poll(async () => (await messages(page))[0] ?? '').toContain('INFO web served');
       await page.getByRole('status').filter({ hasText: message }).waitFor();
     } finally {
       await page.unroute('**/api/logs');
+    }
+  });
+
+  it('says No result when nothing has logs', async () => {
+    const page = await app.adminPage();
+    for (const view of ['components_with_logs', 'configs_with_logs'])
+      await page.route(`**/api/db/${view}*`, (r) =>
+        r.fulfill({ status: 200, contentType: 'application/json', body: '[]' }),
+      );
+    try {
+      await page.goto('/logs');
+      await page.getByText('Please select a component to view the logs').waitFor();
+      await poll(() => page.getByLabel('Component').locator('option').allTextContents()).toEqual(['No result']);
+      expect(await page.getByLabel('Log selector').locator('option').allTextContents()).toEqual(['No result']);
+    } finally {
+      await page.unrouteAll();
     }
   });
 
@@ -156,9 +179,9 @@ describe('logs of catalog items, and who may read logs', () => {
     await app.signIn(page, 'val@example.com', 'viewer-password-1');
 
     await page.goto(`/logs?topologyId=${componentId}`);
-    await expect.poll(async () => (await messages(page))[0] ?? '').toContain('INFO web served');
+    await poll(async () => (await messages(page))[0] ?? '').toContain('INFO web served');
     await rows(page).nth(0).getByRole('checkbox', { name: 'Select line' }).check();
-    await expect.poll(() => page.getByTestId('logs-selected').textContent()).toBe('1 selected');
+    await poll(() => page.getByTestId('logs-selected').textContent()).toBe('1 selected');
     expect(await page.getByRole('button', { name: 'Link to Incident' }).count()).toBe(0);
 
     // The cart's file, asked for by backend and labels: refused.
