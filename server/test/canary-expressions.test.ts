@@ -108,6 +108,33 @@ describe('canary expressions: refused at apply, extension functions at run time'
     asExpected++;
   });
 
+  it.each([
+    [
+      '/api/notification',
+      'apiVersion: mission-control.flanksource.com/v1\nkind: Notification\nmetadata:\n  name: n\n  namespace: default\nspec:\n  events: [check.failed]\n  filter: "check.type == \'http\' && foo(check)"\n  to: {email: a@b.example}\n',
+      'spec.filter',
+    ],
+    [
+      '/api/catalog',
+      'apiVersion: configs.flanksource.com/v1\nkind: ScrapeConfig\nmetadata:\n  name: s\n  namespace: ops\nspec:\n  file:\n    - type: X\n      paths: ["/tmp/x.json"]\n  analysis:\n    rules:\n      - name: r\n        expr: "config.a.foo() == 1"\n',
+      'spec.analysis.rules[0].expr',
+    ],
+    [
+      '/api/playbook',
+      'apiVersion: mission-control.flanksource.com/v1\nkind: Playbook\nmetadata: {name: p, namespace: ops}\nspec:\n  filters: ["check.name.startsWith(\'db-\') && foo(1)"]\n  actions: [{name: a, exec: {script: "true"}}]\n',
+      'spec.filters[0]',
+    ],
+  ])('refused by %s: an unknown function in its CEL', async (endpoint, yaml, path) => {
+    counted++;
+    const res = await api(endpoint, { method: 'POST', body: yaml, headers: { 'content-type': 'application/yaml' } });
+    const body = (await res.json()) as ErrorBody;
+    expect(res.status, JSON.stringify(body)).toBe(400);
+    const error = body.errors?.find((e) => e.path === path);
+    expect(error, JSON.stringify(body)).toMatchObject({ line: expect.any(Number), column: expect.any(Number) });
+    expect(error!.message).toMatch(/unknown function '(foo)'/);
+    asExpected++;
+  });
+
   it.each(celCases.map((c, i) => [c.name, c, i] as const))('runs: %s', async (_name, c, i) => {
     counted++;
     const yaml = canaryYaml(`cel-${i}`, c.yaml({ url: server.url }));

@@ -22,9 +22,9 @@ import {
   type Path,
   type ResourceDocument,
 } from '../resources/yaml.js';
-import { compileCel } from '../expr/index.js';
+import { checkCel } from '../expr/index.js';
 import { scraperLogsProblems } from './logs.js';
-import { checkEntryScripts } from './scriptChecks.js';
+import { entryScriptErrors, withJavascriptChecked } from './scriptChecks.js';
 import type { BaseScraperSpec, Scraper } from './scraper.js';
 
 export const SCRAPE_CONFIG_API_VERSION = 'configs.flanksource.com/v1';
@@ -141,7 +141,7 @@ export function parseScrapeConfig(
       const path = ['spec', key, index];
       try {
         const parsed = validate({ data: entry, locate: doc.locate }, scraper.schema, path) as BaseScraperSpec;
-        checkEntryScripts(parsed, path, error);
+        errors.push(...entryScriptErrors(doc, entry, path));
         scraperLogsProblems(parsed.logs, [...path, 'logs'], error);
         entries.push({ type: key, index, spec: parsed });
       } catch (e) {
@@ -180,11 +180,22 @@ export function parseScrapeConfig(
 
 function celProblem(expr: string): string | undefined {
   try {
-    compileCel(expr);
+    checkCel(expr);
     return undefined;
   } catch (e) {
     return (e as Error).message;
   }
+}
+
+/**
+ * parseScrapeConfig, plus the JavaScript transforms compiled (never run): what the apply endpoint
+ * and /api/db use. parseScrapeConfig alone (sync) already refuses bad CEL and templates.
+ */
+export function parseScrapeConfigChecked(
+  doc: ResourceDocument,
+  scrapers: ReadonlyMap<string, Scraper>,
+): Promise<ScrapeConfigDefinition> {
+  return withJavascriptChecked(doc, scrapers.keys(), () => parseScrapeConfig(doc, scrapers));
 }
 
 /** Parses a stored resource (no positions: it was valid when applied). */

@@ -22,6 +22,7 @@ import { toDisplayString } from './values.js';
 export { ExpressionError } from './errors.js';
 export type { ExpressionErrorOptions, ExpressionLanguage, SourcePosition } from './errors.js';
 export { evaluateCel, compileCel, CEL_MAX_EXPRESSION_LENGTH } from './cel.js';
+export { checkCel } from './celCheck.js';
 export { renderTemplate, parseTemplate } from './template.js';
 export { runJavascript } from './javascript.js';
 export type { JavascriptOptions } from './javascript.js';

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { findConnectionRef } from '../connections/resolve.js';
 import type { Database, Queryable } from '../db/database.js';
 import { findPerson, findTeam } from '../db/people.js';
-import { compileCel, parseTemplate } from '../expr/index.js';
+import { checkCel, parseTemplate } from '../expr/index.js';
 import type { AppliedResource } from '../resources/apply.js';
 import { resourceHeader, storedResource, type StoredResource } from '../resources/metadata.js';
 import { UUID } from '../resources/routes.js';
@@ -64,7 +64,7 @@ export function urlProblem(url: string): string | undefined {
 export function expressionProblem(kind: 'cel' | 'template', text: string | undefined): string | undefined {
   if (text === undefined || text.trim() === '') return undefined;
   try {
-    if (kind === 'cel') compileCel(text);
+    if (kind === 'cel') checkCel(text);
     else parseTemplate(text);
     return undefined;
   } catch (e) {

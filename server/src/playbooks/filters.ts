@@ -3,14 +3,14 @@
 // be true for the playbook to apply. Compiled at apply time; evaluated for the list of playbooks
 // runnable on a resource (false hides the playbook), for a run request (false refuses it) and for a
 // run a trigger would start (false: not started, triggeredRun.ts).
-import { compileCel, evaluateCel, ExpressionError } from '../expr/index.js';
+import { checkCel, evaluateCel, ExpressionError } from '../expr/index.js';
 import type { Path } from '../resources/yaml.js';
 
 /** Apply-time check: each filter compiles, reported at its own position. */
 export function checkFilters(filters: readonly string[] | undefined, error: (path: Path, message: string) => void) {
   filters?.forEach((f, i) => {
     try {
-      compileCel(f);
+      checkCel(f);
     } catch (e) {
       error(['spec', 'filters', i], `not a valid CEL expression: ${(e as Error).message}`);
     }
