@@ -238,6 +238,15 @@ describe.each(databaseKinds())('logs API (%s)', (kind) => {
       'start "yesterday" is not a time (RFC3339 or now-1h)',
     );
     expect((await logs({ id: component, selector: 'other' })).status).toBe(400);
+    // Listed for its external id (View Logs), but nothing says where its logs are.
+    const { rows: bare } = await test.db.query<{ id: string }>(
+      `INSERT INTO components (name, type, external_id) VALUES ('bare', 'Service', 'shop/bare') RETURNING id`,
+    );
+    expect(await (await logs({ id: bare[0]!.id }, viewer)).json()).toMatchObject({
+      code: 'INVALID_REQUEST',
+      message:
+        'The component "bare" does not say where its logs are: give it logs selectors (logs: [{name, backend, selector}] in its topology).',
+    });
     const notJson = await api('/api/logs', { method: 'POST', body: '{"backend": ' });
     expect(notJson.status).toBe(400);
     expect(await notJson.json()).toMatchObject({ code: 'INVALID_REQUEST', message: 'The request body must be JSON.' });

@@ -141,7 +141,12 @@ export async function searchLogs(
     if (req.selector && !selector)
       throw new LogsError(400, 'INVALID_REQUEST', `The ${what} "${owner.name}" has no log selector "${req.selector}".`);
     if (!selector && !req.backend)
-      throw new LogsError(400, 'INVALID_REQUEST', `The ${what} "${owner.name}" has no log selectors.`);
+      throw new LogsError(
+        400,
+        'INVALID_REQUEST',
+        `The ${what} "${owner.name}" does not say where its logs are: give it logs selectors ` +
+          `(logs: [{name, backend, selector}] in its ${owner.kind === 'component' ? 'topology' : "scraper's entry"}).`,
+      );
   }
   const wantedType = req.type ?? selector?.type ?? null;
   const row = await findBackend(db, req.backend ?? selector?.backend ?? null, req.backend ? null : wantedType);
