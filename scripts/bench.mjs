@@ -50,6 +50,12 @@ const benchmarks = {
     flags:
       '--checks 10000 --per-canary 100 --history-minutes 60 --runs 5 --reuse --no-build --web-dir /tmp/web-health-ui-bench',
   },
+  'health-summary-memory': {
+    file: 'bench/health-summary-memory.ts',
+    summary:
+      'health summary at 10,000 checks (PostgreSQL): server RSS at baseline, after every preset and 20 custom ranges, after idle; bytes per answer and per unchanged poll (304)',
+    flags: '--checks 10000 --per-canary 100 --raw-hours 2 --custom 20 --idle-s 20 --reuse',
+  },
   'catalog-scrape': {
     file: 'bench/catalog-scrape.ts',
     summary:

@@ -1,0 +1,149 @@
+// `npm run bench -- health-summary-memory`: the server's memory for the health summary, and the
+// bytes of a dashboard's poll. 10,000 checks (PostgreSQL, database opsdeck_bench_summary_memory),
+// raw statuses every 5 minutes for the last --raw-hours, rolled up by the engine's own roll-up.
+// `node server/dist/main.js` (engines on: its refresher keeps the usual ranges precomputed; the
+// canaries are never due) with HEALTH_SUMMARY_IDLE_MS = --idle-s: what it keeps for a summary is
+// dropped once nobody asked for that long (5 minutes by default; the bench uses seconds so it does
+// not wait 10 minutes — the same code path, only the setting differs).
+//
+// Reported: RSS at baseline (after start-up and the first refreshes), after asking for every
+// preset range (1h, 24h, 7d, 30d; FORMATS.md shape, console format, gzip) and --custom ranges
+// computed on request (2h, 3h, …; both formats), and after --idle-s × 2 of nothing; goal: back
+// within 50 MB of the baseline. Also the bytes of each answer and of a poll when nothing changed.
+//
+// Flags: --checks 10000, --per-canary 100, --raw-hours 2, --custom 20, --idle-s 20, --reuse.
+import { openPostgres } from '../server/src/db/database.js';
+import { migrate } from '../server/src/db/migrate.js';
+import { rollupCheckStatuses } from '../server/src/health/rollup.js';
+import { applyCanaries } from './healthRuns.js';
+import {
+  databaseExists,
+  databaseUrl,
+  ensureServerBuilt,
+  loadavg,
+  numberFlag,
+  parseFlags,
+  printTable,
+  recreateDatabase,
+  rssBytes,
+  signIn,
+  sleep,
+  startServer,
+} from './lib.js';
+
+const flags = parseFlags(process.argv.slice(2));
+const checks = numberFlag(flags, 'checks', 10_000);
+const perCanary = numberFlag(flags, 'per-canary', 100);
+const rawHours = numberFlag(flags, 'raw-hours', 2);
+const customs = numberFlag(flags, 'custom', 20);
+const idleS = numberFlag(flags, 'idle-s', 20);
+const DB = 'opsdeck_bench_summary_memory';
+const ADMIN_EMAIL = 'bench-admin@opsdeck.local';
+const ADMIN_PASSWORD = 'opsdeck-bench-password';
+const GOAL_MB = 50;
+const PRESETS = ['1h', '24h', '7d', '30d'];
+
+const log = (s: string) => console.log(s);
+const mb = (b: number) => (b / 1024 / 1024).toFixed(0);
+const kb = (b: number) => (b < 1024 ? `${b} B` : `${(b / 1024).toFixed(1)} KB`);
+
+async function prepare(): Promise<void> {
+  const wanted = `${checks} checks, ${rawHours} h raw`;
+  const url = databaseUrl(DB);
+  if (flags.reuse && (await databaseExists(DB))) {
+    const db = await openPostgres(url, 1);
+    const { rows } = await db.query<{ v: string }>(`SELECT v FROM bench_meta`).catch(() => ({ rows: [] }));
+    await db.close();
+    if (rows[0]?.v === wanted) return log(`Reusing ${DB} (${wanted}).`);
+  }
+  log(`Creating ${DB}: ${wanted}…`);
+  await recreateDatabase(DB);
+  const db = await openPostgres(url, 1);
+  try {
+    await migrate(db);
+    await applyCanaries(db, checks, 'http://127.0.0.1:9', perCanary);
+    await db.query(`UPDATE canaries SET next_runtime = now() + interval '10 years'`);
+    await db.query(`
+      INSERT INTO check_statuses (check_id, time, status, duration)
+      SELECT c.id, t + (abs(hashtext(c.id::text)) % 300) * interval '1 second',
+             abs(hashtext(c.id::text || t::text)) % 100 <> 0, 2 + abs(hashtext(t::text || c.id::text)) % 200
+      FROM checks c CROSS JOIN generate_series(now() - interval '${rawHours} hours', now() - interval '5 minutes', interval '5 minutes') t`);
+    await db.query(`UPDATE checks SET status = 'healthy', last_runtime = now() - interval '1 minute'`);
+    await rollupCheckStatuses(db, new Date(Date.now() - (rawHours + 1) * 3_600_000));
+    await db.exec('VACUUM ANALYZE');
+    await db.exec(`CREATE TABLE bench_meta (v text); INSERT INTO bench_meta VALUES ('${wanted}')`);
+  } finally {
+    await db.close();
+  }
+}
+
+async function main() {
+  ensureServerBuilt();
+  await prepare();
+  const server = await startServer({
+    DATABASE_URL: databaseUrl(DB),
+    OPSDECK_ENGINES: 'true',
+    HEALTH_SUMMARY_IDLE_MS: String(idleS * 1000),
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+  });
+  const pid = server.child.process.pid;
+  try {
+    const cookie = await signIn(server.origin, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const ask = async (query: string, headers: Record<string, string> = {}) => {
+      const res = await fetch(`${server.origin}/api/canary/api/summary?${query}`, {
+        headers: { cookie, 'accept-encoding': 'identity', ...headers },
+      });
+      const body = Buffer.from(await res.arrayBuffer());
+      let head = 0;
+      res.headers.forEach((v, k) => (head += k.length + v.length + 4));
+      return { status: res.status, etag: res.headers.get('etag'), body: body.length, head };
+    };
+    // The refresher's first pass over the usual ranges (a second after start) is start-up work.
+    await sleep(15_000);
+    const baseline = rssBytes(pid);
+    log(`baseline RSS ${mb(baseline)} MB (load average ${loadavg()})`);
+
+    const sizes: (string | number)[][] = [];
+    for (const start of PRESETS) {
+      const json = await ask(`start=${start}`);
+      const zipped = await ask(`start=${start}`, { 'accept-encoding': 'gzip' });
+      const con = await ask(`start=${start}&format=console`);
+      const again = await ask(`start=${start}&format=console`, { 'if-none-match': con.etag! });
+      sizes.push([
+        start,
+        kb(json.body),
+        kb(zipped.body),
+        kb(con.body),
+        `${again.status} ${kb(again.body + again.head)}`,
+      ]);
+    }
+    for (let i = 0; i < customs; i++) {
+      const start = `${i + 2}h`;
+      const json = await ask(`start=${start}`);
+      const con = await ask(`start=${start}&format=console`);
+      if (i < 2) sizes.push([start, kb(json.body), '', kb(con.body), '']);
+    }
+    const asked = rssBytes(pid);
+    log('');
+    printTable(['range', 'json', 'json gzip', 'console', 'poll unchanged (If-None-Match)'], sizes);
+    log(
+      `\nafter ${PRESETS.length} presets and ${customs} custom ranges: RSS ${mb(asked)} MB (load average ${loadavg()})`,
+    );
+    const samples: (string | number)[][] = [];
+    for (let s = 0; s <= idleS * 3; s += Math.max(1, Math.round(idleS / 2))) {
+      if (s) await sleep(Math.max(1, Math.round(idleS / 2)) * 1000);
+      samples.push([`${s} s idle`, mb(rssBytes(pid))]);
+    }
+    printTable(['after', 'RSS MB'], samples);
+    const idle = rssBytes(pid);
+    const over = (idle - baseline) / 1024 / 1024;
+    log(
+      `\nidle (HEALTH_SUMMARY_IDLE_MS=${idleS * 1000}): RSS ${mb(idle)} MB, ${over.toFixed(0)} MB over the baseline — goal within ${GOAL_MB} MB: ${over <= GOAL_MB ? 'met' : 'NOT met'} (load average ${loadavg()})`,
+    );
+  } finally {
+    await server.child.stop();
+  }
+}
+
+await main();
