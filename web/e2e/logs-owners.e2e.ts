@@ -3,8 +3,8 @@
 // (configId in the link, its lines, selected lines linked to an incident as the item's log
 // evidence); the search reaches the link only after typing pauses (500 ms); a backend's notice of
 // lines it could not read (Kubernetes' tail) is shown; a viewer reads a
-// component's logs but not a backend of their choosing, and gets no Link to Incident; with the logs
-// feature off, cards have no View Logs.
+// component's logs but not a backend of their choosing, and gets no Link to Incident; a log backend
+// from elsewhere (ConfigFile) has no buttons; with the logs feature off, cards have no View Logs.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -195,6 +195,24 @@ describe('logs of catalog items, and who may read logs', () => {
       "Your role reads logs as the component's log selector says: leave out labels.",
     );
     expect((await page.request.post('/api/logs', { data: { backend: 'owner-files' }, headers })).status()).toBe(403);
+  });
+
+  it('shows a log backend from elsewhere read-only, from Settings and from Integrations', async () => {
+    const page = await app.adminPage();
+    const { rows } = await app.db.query<{ id: string }>(
+      `INSERT INTO logging_backends (name, spec, source) VALUES ('from-file', $1::jsonb, 'ConfigFile') RETURNING id`,
+      [JSON.stringify({ file: [{ paths: [`${dir}/web.log`] }] })],
+    );
+    for (const url of [
+      `/settings/logging_backends/${rows[0]!.id}`,
+      `/settings/integrations/logging_backends/${rows[0]!.id}`,
+    ]) {
+      await page.goto(url);
+      await page.getByText('is read-only here').waitFor();
+      await poll(() => page.getByLabel('Name', { exact: true }).inputValue()).toBe('from-file');
+      expect(await page.getByRole('button', { name: 'Update' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    }
   });
 
   it('hides View Logs on cards when the logs feature is off', async () => {
