@@ -164,10 +164,15 @@ export class LeaseHeartbeat {
     }
   }
 
-  /** Forgets every hold (the server closes); their work has stopped or is handed back. */
+  /**
+   * Forgets every hold (the server closes, its leases handed back): work still under way is told to
+   * stop (its signal aborts), as the leases may be another replica's by now.
+   */
   close(): void {
+    const held = [...this.holds.values()];
     this.holds.clear();
     clearInterval(this.timer);
     this.timer = undefined;
+    for (const h of held) h.controller.abort(new LeaseLost('the server is stopping: the lease was handed back'));
   }
 }
