@@ -111,3 +111,27 @@ describe('CEL math.*', () => {
     expect(ev('math.bitShiftRight(10, 1)')).toBe(5);
   });
 });
+
+describe('CEL fold macro (gomplate)', () => {
+  it('folds a list from the zero value of its first element', () => {
+    expect(ev('[1, 2, 3].fold(e, acc, acc + e)')).toBe(6);
+    expect(ev('[1.5, 2.0].fold(e, acc, acc + e)')).toBe(3.5);
+    expect(ev('["a", "b"].fold(s, acc, acc + s + ".")')).toBe('a.b.');
+    expect(ev('[].fold(e, acc, acc)')).toBeNull();
+  });
+
+  it('folds a map in key order, and builds a map from key/value objects', () => {
+    expect(ev('{"b": "banana", "a": "apple"}.fold(k, v, acc, acc + v)')).toBe('applebanana');
+    const tags = [
+      { key: 'a', value: 1 },
+      { key: 'b', value: 2 },
+    ];
+    expect(ev('dyn(tags).fold(tag, acc, merge(acc, {tag.key: tag.value}))', { tags })).toEqual({ a: 1, b: 2 });
+  });
+
+  it('refuses repeated or non-name variables', () => {
+    expect(() => ev('[1].fold(e, e, 1)')).toThrow(/names must differ/);
+    expect(() => ev('[1].fold(1, acc, acc)')).toThrow(/must be a name/);
+    expect(() => ev('"x".fold(e, acc, acc)', {})).toThrow(/must be a list/);
+  });
+});

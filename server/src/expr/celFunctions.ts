@@ -8,6 +8,7 @@
 //   celData.ts         JSON/YAML, jsonpath, base64, crypto, url, uuid, random, regexp, filepath
 //   celTime.ts         time.* (Now, Since, Until, Parse, ParseDuration, ZoneName, ZoneOffset)
 //   celMatch.ts        matchQuery, matchLabel, aws.*, k8s.* health helpers
+//   celFold.ts         the fold macro: list.fold(e, acc, step), map.fold(k, v, acc, step)
 //
 // Namespaced functions (`math.Abs(x)`): cel-js has no function namespaces, so each namespace is a
 // constant of its own type (as cel-js does for `cel.bind`) whose methods are the functions. A
@@ -18,6 +19,7 @@ import type { Environment } from '@marcbachmann/cel-js';
 import { UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { registerCollectionFunctions } from './celCollections.js';
 import { registerDataFunctions } from './celData.js';
+import { registerFoldMacro } from './celFold.js';
 import { registerMatchFunctions } from './celMatch.js';
 import { registerStringFunctions } from './celStrings.js';
 import { registerTimeFunctions } from './celTime.js';
@@ -61,6 +63,7 @@ export function registerCelExtensions(env: Environment): void {
   registerDataFunctions(registrar);
   registerTimeFunctions(registrar);
   registerMatchFunctions(registrar);
+  registerFoldMacro(env);
 }
 
 /** A CEL number (int as bigint, uint, double) as a JavaScript number. */
