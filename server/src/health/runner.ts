@@ -12,6 +12,7 @@ import { evaluateMetrics } from './customMetrics.js';
 import { dependsOnOf } from './dependsOn.js';
 import { endpointOf, expressionVars } from './environment.js';
 import { loadOutputs } from './outputs.js';
+import { readTransform } from './transform.js';
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 30_000;
 const MAX_DETAIL_BYTES = 64 * 1024;
@@ -116,7 +117,7 @@ export async function runCheck(
   } finally {
     clearTimeout(timer);
   }
-  const durationMs = r.durationMs ?? performance.now() - started;
+  let durationMs = r.durationMs ?? performance.now() - started;
   let pass = r.pass;
   let message = r.message ?? null;
   let error = r.error ?? null;
@@ -151,17 +152,34 @@ export async function runCheck(
     }
   }
   const transformed: TransformedResult[] = [];
+  let invalid = !!r.invalid;
+  let kept: CheckResult = r;
   const transform = asScript(check.spec.transform);
   if (transform && !r.invalid) {
     try {
-      transformed.push(...parseTransform(await evaluateScript(transform, vars), durationMs));
+      const own = { name: check.name, markFailOnEmpty: check.spec.markFailOnEmpty === true };
+      const out = readTransform(await evaluateScript(transform, vars), own, durationMs);
+      transformed.push(...out.created);
+      const t = out.inline;
+      if (t) {
+        pass = t.pass ?? pass;
+        invalid = t.invalid ?? invalid;
+        durationMs = t.durationMs ?? durationMs;
+        message = t.message ?? message;
+        error = t.error ?? (t.pass === true ? null : error);
+        kept = {
+          ...r,
+          data: t.data ? { ...r.data, ...t.data } : r.data,
+          results: t.detail === undefined ? r.results : (t.detail ?? undefined),
+        };
+      }
     } catch (e) {
       pass = false;
       error = `transform could not be evaluated: ${(e as Error).message}`;
     }
   }
   let metrics: Metric[] = [];
-  if (!r.invalid) {
+  if (!invalid) {
     try {
       // As canary-checker: the metrics see the result after its test.
       metrics = await evaluateMetrics(check.spec.metrics, {
@@ -176,33 +194,7 @@ export async function runCheck(
     }
   }
   return {
-    result: { pass, invalid: !!r.invalid, durationMs, message, error, details: details(r), metrics },
+    result: { pass, invalid, durationMs, message, error, details: details(kept), metrics },
     transformed,
   };
-}
-
-/** A transform returns a list (or its JSON text) of results: {name, pass, message, error, ...}. */
-export function parseTransform(value: unknown, durationMs: number): TransformedResult[] {
-  const list = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
-  if (!Array.isArray(list)) throw new Error('a transform must return a list of results');
-  return list.map((item, i) => {
-    if (!item || typeof item !== 'object') throw new Error(`transform result ${i} is not an object`);
-    const o = item as Record<string, unknown>;
-    if (typeof o.name !== 'string' || !o.name) throw new Error(`transform result ${i} needs a name`);
-    const pass = o.pass === undefined ? true : o.pass === true || o.pass === 'true';
-    return {
-      name: o.name,
-      description: typeof o.description === 'string' ? o.description : undefined,
-      labels:
-        o.labels && typeof o.labels === 'object'
-          ? Object.fromEntries(Object.entries(o.labels).map(([k, v]) => [k, String(v)]))
-          : undefined,
-      pass,
-      invalid: false,
-      durationMs: typeof o.duration === 'number' ? o.duration : durationMs,
-      message: typeof o.message === 'string' ? o.message : null,
-      error: typeof o.error === 'string' ? o.error : pass ? null : 'failed',
-      details: o.detail ?? null,
-    };
-  });
 }

@@ -158,6 +158,29 @@ export const depsCases: DepsCase[] = [
       `  exec:\n${execItem('src', 'echo 1', { extra: `      transform:\n        expr: ${q("[{'name': 'made-ok', 'pass': true}, {'name': 'made-bad', 'pass': false, 'error': 'bad'}]")}\n` })}`,
     expected: 'fail',
   },
+  {
+    name: 'transform in-line: one unnamed result fails the check itself',
+    yaml: () =>
+      `  exec:\n${execItem('c', 'echo 1', { extra: `      transform:\n        expr: ${q("{'pass': false, 'error': 'made to fail'}")}\n` })}`,
+    expected: 'fail',
+  },
+  {
+    name: 'transform in-line: pass overrides a failed script',
+    yaml: () =>
+      `  exec:\n${execItem('c', 'echo down; exit 1', { extra: `      transform:\n        expr: ${q("{'pass': results.stdout == 'down', 'message': 'known'}")}\n` })}`,
+    expected: 'pass',
+  },
+  {
+    name: 'transform empty list creates nothing',
+    yaml: () => `  exec:\n${execItem('c', 'echo 1', { extra: '      transform:\n        expr: "[]"\n' })}`,
+    expected: 'pass',
+  },
+  {
+    name: 'transform empty list with markFailOnEmpty fails',
+    yaml: () =>
+      `  exec:\n${execItem('c', 'echo 1', { extra: '      markFailOnEmpty: true\n      transform:\n        expr: "[]"\n' })}`,
+    expected: 'fail',
+  },
   // metrics[]: value and label expressions see the check's variables.
   {
     name: 'metrics: counter from code, labels by valueExpr',
