@@ -313,8 +313,13 @@ export class SummaryViews {
         return undefined;
       }
       const { chunks, rebuilt, ids, items } = await this.items.answer(range, asOf, null);
-      const body = Buffer.concat([SUMMARY_HEAD, ...chunks]);
-      const view: SummaryView = { asOf, body, at, edits, rebuilt, etag: etagOf([body]), ids, items };
+      // The same items as the previous view (an item rebuilt is a new object): its body, tag and gzip.
+      const prev = state.view;
+      const same = prev && prev.items.length === items.length && prev.items.every((it, i) => it === items[i]);
+      const body = same ? prev.body : Buffer.concat([SUMMARY_HEAD, ...chunks]);
+      const view: SummaryView = same
+        ? { ...prev, at, edits, rebuilt }
+        : { asOf, body, at, edits, rebuilt, etag: etagOf([body]), ids, items };
       if (Date.now() - (state.gzipRequested ?? -Infinity) < this.idleMs) deflateView(view).catch(() => undefined);
       state.view = view;
       return view;
