@@ -8,6 +8,7 @@
 //   celData.ts         JSON/YAML, jsonpath, base64, crypto, url, uuid, random, regexp, filepath
 //   celTime.ts         time.* (Now, Since, Until, Parse, ParseDuration, ZoneName, ZoneOffset)
 //   celMatch.ts        matchQuery, matchLabel, aws.*, k8s.* health helpers
+//   celMisc.ts         net.*, test.*, first/last, Has, Dict, Append, Prepend, .sortBy
 //   celFold.ts         the fold macro: list.fold(e, acc, step), map.fold(k, v, acc, step)
 //
 // Namespaced functions (`math.Abs(x)`): cel-js has no function namespaces, so each namespace is a
@@ -21,6 +22,7 @@ import { registerCollectionFunctions } from './celCollections.js';
 import { registerDataFunctions } from './celData.js';
 import { registerFoldMacro } from './celFold.js';
 import { registerMatchFunctions } from './celMatch.js';
+import { registerMiscFunctions } from './celMisc.js';
 import { registerStringFunctions } from './celStrings.js';
 import { registerTimeFunctions } from './celTime.js';
 import { guard } from './celValues.js';
@@ -63,6 +65,7 @@ export function registerCelExtensions(env: Environment): void {
   registerDataFunctions(registrar);
   registerTimeFunctions(registrar);
   registerMatchFunctions(registrar);
+  registerMiscFunctions(registrar);
   registerFoldMacro(env);
 }
 
