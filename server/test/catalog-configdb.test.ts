@@ -317,8 +317,9 @@ spec:
       ['spec.file[0].transform.gotemplate', 13, 21],
       ['spec.file[0].transform.mask[0].selector', 15, 23],
     ]);
-    expect(body.errors[0]!.message).toMatch(/JavaScript syntax error at line 1, column \d+/);
-    expect(body.errors[1]!.message).toMatch(/Template syntax error at line 1/);
-    expect(body.errors[2]!.message).toMatch(/CEL syntax error at line 1, column \d+/);
+    // The line and column inside each script too.
+    expect(body.errors[0]!.message).toMatch(/JavaScript.*\(at line 1, column \d+ of the javascript\)/);
+    expect(body.errors[1]!.message).toMatch(/Template.*\(at line 1, column \d+ of the template\)/);
+    expect(body.errors[2]!.message).toMatch(/CEL.*\(at line 1, column \d+ of the expression\)/);
   });
 });

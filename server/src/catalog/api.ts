@@ -6,7 +6,7 @@ import type { AuthEnv } from '../auth/middleware.js';
 import type { Database } from '../db/database.js';
 import { addResourceRoutes, inResourceOrder } from '../resources/routes.js';
 import type { CatalogEngine } from './engine.js';
-import { parseScrapeConfig } from './scrapeConfig.js';
+import { parseScrapeConfigChecked } from './scrapeConfig.js';
 import type { Scraper } from './scraper.js';
 import { applyScrapeConfig, deleteScrapeConfig } from './store.js';
 
@@ -27,7 +27,7 @@ export function catalogRoutes(deps: Deps): Hono<AuthEnv> {
     permission: 'config_scrapers',
     kind: 'ScrapeConfig',
     noun: 'scraper',
-    parse: (doc) => parseScrapeConfig(doc, scrapers),
+    parse: (doc) => parseScrapeConfigChecked(doc, scrapers),
     apply: (def, opts) => applyScrapeConfig(db, def, opts),
     summary: (def) => ({ scrapers: def.scrapers.length }),
     readBack: inResourceOrder,

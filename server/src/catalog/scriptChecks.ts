@@ -1,88 +1,90 @@
-// Apply-time checks of the scripts a ScrapeConfig carries (transform expr/javascript/gotemplate,
-// mask selectors, relationship filters, `{{...}}` fields): a syntax error is refused when the
-// resource is applied, with the field's path, line and column and the place inside the script,
-// instead of failing every scrape. Nothing is run: CEL is compiled, templates parsed, JavaScript
-// only compiled by V8 (never run here; scripts run in the QuickJS sandbox, expr/javascript.ts).
-import vm from 'node:vm';
-import { compileCel, parseTemplate } from '../expr/index.js';
-import { JAVASCRIPT_MAX_SCRIPT_LENGTH } from '../expr/javascript.js';
-import type { Path } from '../resources/yaml.js';
-import type { BaseScraperSpec } from './scraper.js';
+// Apply-time checks of the scripts a ScrapeConfig carries, with the shared checker
+// (resources/scripts.ts: CEL syntax and unknown functions, Go templates, JavaScript compiled in the
+// sandbox's engine without running): a mistake is a 400 naming the field path, its line and column
+// and the place inside the script, instead of failing every scrape.
+//
+// Where scripts are in a scraper entry: transform.{expr, javascript, gotemplate, template} (also
+// under transform.script), transform.mask[].selector and transform.relationship[].filter (CEL),
+// relationship fields written {expr} (CEL), and `{{ }}` in id/name/type/class (Go templates).
+import { javascriptErrors, scriptErrors, type ScriptField, type ScriptKind } from '../resources/scripts.js';
+import { ResourceErrors, type Path, type ResourceDocument, type ResourceError } from '../resources/yaml.js';
 
-export type ScriptKind = 'cel' | 'template' | 'javascript';
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** V8's SyntaxError → "JavaScript syntax error at line L, column C: message" (the stack has line and caret). */
-function javascriptProblem(code: string): string | undefined {
-  if (code.length > JAVASCRIPT_MAX_SCRIPT_LENGTH)
-    return `JavaScript is too long (${code.length} characters; the limit is ${JAVASCRIPT_MAX_SCRIPT_LENGTH})`;
-  const compile = (src: string) => new vm.Script(src, { filename: 'transform.js' });
-  try {
-    compile(code);
-    return undefined;
-  } catch (e) {
-    if (!(e instanceof SyntaxError)) return (e as Error).message;
-    // A script with a top-level return runs as a function body (expr/javascript.ts).
-    if (/Illegal return/.test(e.message)) {
-      try {
-        compile(`(function () {\n${code}\n})`);
-        return undefined;
-      } catch {
-        // reported below as the program's error
-      }
-    }
-    const stack = String(e.stack ?? '');
-    const line = Number(/^transform\.js:(\d+)/.exec(stack)?.[1] ?? 0);
-    const caret = /\n( *)\^/.exec(stack)?.[1]?.length;
-    const where = line ? ` at line ${line}${caret !== undefined ? `, column ${caret + 1}` : ''}` : '';
-    return `JavaScript syntax error${where}: ${e.message}`;
-  }
-}
-
-/** What is wrong with a script of this kind, or undefined when it compiles. */
-export function scriptProblem(kind: ScriptKind, source: string): string | undefined {
-  try {
-    if (kind === 'cel') compileCel(source);
-    else if (kind === 'template') parseTemplate(source);
-    else return javascriptProblem(source);
-    return undefined;
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
-
-type Report = (path: Path, message: string) => void;
-
-/** Every script of one scraper entry, checked; problems reported at their field. */
-export function checkEntryScripts(spec: BaseScraperSpec, path: Path, report: Report): void {
-  const check = (kind: ScriptKind, source: unknown, at: Path) => {
-    if (typeof source !== 'string' || source === '') return;
-    const problem = scriptProblem(kind, source);
-    if (problem) report([...path, ...at], problem);
+/** The scripts of one scraper entry (at `path` in the document), as written. */
+export function entryScriptFields(entry: unknown, path: Path): ScriptField[] {
+  if (!isObject(entry)) return [];
+  const out: ScriptField[] = [];
+  const add = (at: Path, kind: ScriptKind, source: unknown) => {
+    if (typeof source === 'string' && source.trim() !== '') out.push({ path: [...path, ...at], kind, source });
   };
-  // Fields that are Go templates when they contain {{ }}.
-  for (const field of ['id', 'name', 'type', 'class'] as const) {
-    const v = spec[field];
-    if (typeof v === 'string' && v.includes('{{') && !v.startsWith('$')) check('template', v, [field]);
+  for (const field of ['id', 'name', 'type', 'class']) {
+    const v = entry[field];
+    if (typeof v === 'string' && v.includes('{{') && !v.startsWith('$')) add([field], 'template', v);
   }
-  const t = spec.transform;
-  if (!t) return;
+  const t = entry.transform;
+  if (!isObject(t)) return out;
   for (const [scope, s] of [
-    [['transform', 'script'], t.script],
     [['transform'], t],
+    [['transform', 'script'], t.script],
   ] as const) {
-    if (!s) continue;
-    check('cel', s.expr, [...scope, 'expr']);
-    check('javascript', s.javascript, [...scope, 'javascript']);
-    check('template', s.gotemplate, [...scope, 'gotemplate']);
-    check('template', s.template, [...scope, 'template']);
+    if (!isObject(s)) continue;
+    add([...scope, 'expr'], 'expr', s.expr);
+    add([...scope, 'javascript'], 'javascript', s.javascript);
+    add([...scope, 'gotemplate'], 'template', s.gotemplate);
+    add([...scope, 'template'], 'template', s.template);
   }
-  t.mask?.forEach((m, i) => check('cel', m.selector, ['transform', 'mask', i, 'selector']));
-  t.relationship?.forEach((r, i) => {
-    check('cel', r.filter, ['transform', 'relationship', i, 'filter']);
-    for (const field of ['id', 'external_id', 'type', 'name', 'namespace'] as const) {
-      const v = r[field];
-      if (v && typeof v === 'object' && typeof v.expr === 'string')
-        check('cel', v.expr, ['transform', 'relationship', i, field, 'expr']);
-    }
-  });
+  if (Array.isArray(t.mask))
+    t.mask.forEach((m, i) => isObject(m) && add(['transform', 'mask', i, 'selector'], 'expr', m.selector));
+  if (Array.isArray(t.relationship))
+    t.relationship.forEach((r, i) => {
+      if (!isObject(r)) return;
+      add(['transform', 'relationship', i, 'filter'], 'expr', r.filter);
+      for (const field of ['id', 'external_id', 'type', 'name', 'namespace']) {
+        const v = r[field];
+        if (isObject(v)) add(['transform', 'relationship', i, field, 'expr'], 'expr', v.expr);
+      }
+    });
+  return out;
+}
+
+/** The scripts of every scraper entry in a ScrapeConfig document, for the types `scraperTypes` knows. */
+export function scrapeConfigScriptFields(doc: ResourceDocument, scraperTypes: Iterable<string>): ScriptField[] {
+  const spec = isObject(doc.data) && isObject(doc.data.spec) ? doc.data.spec : {};
+  const out: ScriptField[] = [];
+  for (const type of scraperTypes) {
+    const entries = spec[type];
+    if (Array.isArray(entries)) entries.forEach((e, i) => out.push(...entryScriptFields(e, ['spec', type, i])));
+  }
+  return out;
+}
+
+/** CEL and template problems of one entry (synchronous: part of parseScrapeConfig). */
+export function entryScriptErrors(doc: ResourceDocument, entry: unknown, path: Path): ResourceError[] {
+  return scriptErrors(doc, entryScriptFields(entry, path));
+}
+
+/**
+ * Runs `parse` (which throws ResourceErrors for everything but JavaScript) and compiles the
+ * JavaScript transforms; all problems together, in document order.
+ */
+export async function withJavascriptChecked<T>(
+  doc: ResourceDocument,
+  scraperTypes: Iterable<string>,
+  parse: () => T,
+): Promise<T> {
+  let parsed: T | undefined;
+  const errors: ResourceError[] = [];
+  try {
+    parsed = parse();
+  } catch (e) {
+    if (!(e instanceof ResourceErrors)) throw e;
+    errors.push(...e.errors);
+  }
+  errors.push(...(await javascriptErrors(doc, scrapeConfigScriptFields(doc, scraperTypes))));
+  if (errors.length) {
+    const line = (e: ResourceError) => e.position?.line ?? Number.MAX_SAFE_INTEGER;
+    throw new ResourceErrors(errors.sort((a, b) => line(a) - line(b)).slice(0, 50));
+  }
+  return parsed as T;
 }

@@ -5,7 +5,8 @@ import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { extractItems, matchesTypes, md5sum, rootedPath } from './extract.js';
 import type { BaseScraperSpec, RawDocument } from './scraper.js';
-import { checkEntryScripts, scriptProblem } from './scriptChecks.js';
+import { ResourceErrors } from '../resources/yaml.js';
+import { entryScriptErrors, scrapeConfigScriptFields, withJavascriptChecked } from './scriptChecks.js';
 
 const configs = () => [
   { name: 'Config1', id: 1, password: 'p1', secret: 'secret_1' },
@@ -161,35 +162,54 @@ describe('transform.mask', () => {
 });
 
 describe('apply-time checks', () => {
-  it('names the line and column inside a broken script', () => {
-    expect(scriptProblem('javascript', 'var a = 1;\nvar b = ;')).toMatch(/JavaScript syntax error at line 2, column 9/);
-    expect(scriptProblem('javascript', 'if (config) { return 1 }\nreturn 2')).toBeUndefined();
-    expect(scriptProblem('template', '{{range .config}}\n{{.name}')).toMatch(/line 2/);
-    expect(scriptProblem('cel', "config.name == 'a' &&")).toMatch(/line 1, column/);
-    expect(scriptProblem('cel', "config.name == 'a'")).toBeUndefined();
+  const doc = (data: unknown) => ({ data, locate: () => undefined });
+  const broken = {
+    spec: {
+      file: [
+        {
+          name: '{{ .metadata.name ',
+          transform: {
+            javascript: 'var a = 1;\nvar b = ;',
+            gotemplate: '{{range .config}}\n{{.name}',
+            mask: [{ selector: 'config.kind ==', jsonpath: '$.a', value: 'md5sum' }],
+            relationship: [{ filter: 'true', name: { expr: 'config.x +' } }],
+          },
+        },
+      ],
+    },
+  };
+
+  it('finds every script of an entry at its field', () => {
+    expect(scrapeConfigScriptFields(doc(broken), ['file']).map((f) => [f.path.join('.'), f.kind])).toEqual([
+      ['spec.file.0.name', 'template'],
+      ['spec.file.0.transform.javascript', 'javascript'],
+      ['spec.file.0.transform.gotemplate', 'template'],
+      ['spec.file.0.transform.mask.0.selector', 'expr'],
+      ['spec.file.0.transform.relationship.0.filter', 'expr'],
+      ['spec.file.0.transform.relationship.0.name.expr', 'expr'],
+    ]);
   });
 
-  it('reports each broken script of an entry at its field', () => {
-    const found: string[] = [];
-    checkEntryScripts(
-      {
-        name: '{{ .metadata.name ',
-        transform: {
-          javascript: 'JSON.stringify(config',
-          gotemplate: '{{ if }}',
-          mask: [{ selector: 'config.kind ==', jsonpath: '$.a', value: 'md5sum' }],
-          relationship: [{ filter: 'true', name: { expr: 'config.x +' } }],
-        },
-      },
-      ['spec', 'file', 0],
-      (path, message) => found.push(`${path.join('.')}: ${message.split('\n')[0]}`),
+  it('refuses each broken one with the place inside the script; JavaScript compiled, never run', async () => {
+    const problems = await withJavascriptChecked(doc(broken), ['file'], () => {
+      throw new ResourceErrors(entryScriptErrors(doc(broken), broken.spec.file[0], ['spec', 'file', 0]));
+    }).then(
+      () => [],
+      (e: ResourceErrors) => e.errors.map((x) => x.message),
     );
-    expect(found.map((f) => f.split(':')[0])).toEqual([
-      'spec.file.0.name',
-      'spec.file.0.transform.javascript',
-      'spec.file.0.transform.gotemplate',
-      'spec.file.0.transform.mask.0.selector',
-      'spec.file.0.transform.relationship.0.name.expr',
+    expect(problems).toEqual([
+      expect.stringMatching(/^spec\.file\[0\]\.name: Template/),
+      expect.stringMatching(
+        /^spec\.file\[0\]\.transform\.gotemplate: Template.*\(at line 2, column \d+ of the template\)/,
+      ),
+      expect.stringMatching(/^spec\.file\[0\]\.transform\.mask\[0\]\.selector: CEL/),
+      expect.stringMatching(/^spec\.file\[0\]\.transform\.relationship\[0\]\.name\.expr: CEL/),
+      expect.stringMatching(
+        /^spec\.file\[0\]\.transform\.javascript: JavaScript.*\(at line 2, column 9 of the javascript\)/,
+      ),
     ]);
+    // A script that would loop forever only compiles; a top-level return is accepted.
+    const fine = { spec: { file: [{ transform: { javascript: 'while (true) {}\nreturn 1' } }] } };
+    await expect(withJavascriptChecked(doc(fine), ['file'], () => 'ok')).resolves.toBe('ok');
   });
 });

@@ -2,7 +2,7 @@
 // it scrapes at the next pass; a soft delete is the delete endpoint's.
 import type { Database } from '../db/database.js';
 import { resourceWriteGuard, resourceWriteSync, type ResourceTableWrites } from '../resources/dbWrites.js';
-import { parseScrapeConfig, type ScrapeConfigDefinition } from './scrapeConfig.js';
+import { parseScrapeConfigChecked, type ScrapeConfigDefinition } from './scrapeConfig.js';
 import type { Scraper } from './scraper.js';
 import { applyScrapeConfig, deleteScrapeConfig } from './store.js';
 
@@ -11,7 +11,7 @@ export function scrapeConfigDbWrites(db: Database, scrapers: ReadonlyMap<string,
     table: 'config_scrapers',
     noun: 'scrape config',
     endpoint: 'POST /api/catalog',
-    parse: (doc) => parseScrapeConfig(doc, scrapers),
+    parse: (doc) => parseScrapeConfigChecked(doc, scrapers),
     apply: (def) => applyScrapeConfig(db, def),
     remove: (id) => deleteScrapeConfig(db, id),
   };
