@@ -48,6 +48,11 @@ export interface Config {
   /** Sign-in attempts (and second-factor codes) allowed per client address per minute. */
   signInRateLimit: number;
   /**
+   * AUTH_CACHE_MS: how long a replica keeps what a session or token resolved to (PostgreSQL; 0 = look up
+   * on every request). Changes reach every replica at once anyway (0034: LISTEN opsdeck_auth).
+   */
+  authCacheMs?: number;
+  /**
    * OPSDECK_MODE: `full` (default) or `health` — only the health engine, the /health page, status pages
    * and the settings they need; the other areas' routes and APIs are absent (404). See common/src/modes.ts.
    */
@@ -165,6 +170,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
       : undefined,
     trustProxy: boolFromEnv('TRUST_PROXY', false),
     signInRateLimit: intFromEnv('SIGN_IN_RATE_LIMIT', 10),
+    authCacheMs: intFromEnv('AUTH_CACHE_MS', 30_000),
     engines: boolFromEnv('OPSDECK_ENGINES', true),
     statusPageCacheMs: intFromEnv('STATUS_PAGE_CACHE_MS', 5_000),
     mode: modeFromEnv(),

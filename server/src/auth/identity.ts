@@ -1,11 +1,16 @@
-// Who is calling: the signed-in person (session cookie) or a token's person, with roles read fresh
-// on every request (spec/1 §6: roles are never cached), and the features that are switched off.
+// Who is calling: the signed-in person (session cookie) or a token's person with their roles, and the
+// features that are switched off. On PostgreSQL a replica remembers what a session or token resolved
+// to (principalCache.ts), and is told of every change to it (0034: LISTEN opsdeck_auth); each request
+// first waits for the notifications committed before it (one shared round trip on the listening
+// connection), so a change to roles, state, sessions or tokens applies to the next request on every
+// replica, as if read fresh (spec/1 §6). Without that connection, every request looks its caller up.
 import crypto from 'node:crypto';
 import { disabledFeatures, effectiveRoles, type Feature, type Role } from '@opsdeck/common';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { createBetterAuth, sessionCookieNames, type BetterAuth } from './betterAuth.js';
 import { createMailer, type Mailer } from './mailer.js';
+import { PrincipalCache, type CachedCaller } from './principalCache.js';
 import { hashToken, tokenFromAuthorization } from './tokens.js';
 
 export interface Principal {
@@ -32,6 +37,9 @@ export interface Identity {
 const FEATURE_CACHE_MS = 2_000;
 const FEATURE_FLAGS_SQL = "SELECT name, value FROM properties WHERE name LIKE '%.disable'";
 const TOKEN_USED_SQL = 'UPDATE access_tokens SET last_used_at = now() WHERE id = $1';
+/** Announced by the triggers of migration 0034 with the person's id. */
+export const AUTH_CHANNEL = 'opsdeck_auth';
+const TOKEN_USE_RECORD_MS = 60_000;
 
 /** A value generated once and shared by every replica through the database. */
 export async function serverSecret(db: Database, name: string): Promise<string> {
@@ -45,6 +53,7 @@ export async function serverSecret(db: Database, name: string): Promise<string> 
 
 const PERSON_BY_TOKEN = `
 SELECT p.id, p.name, p.email, p.avatar, p.two_factor_enabled, t.id AS token_id, t.last_used_at,
+  (extract(epoch FROM t.expires_at) * 1000)::float8 AS expires_ms,
   coalesce(array_agg(r.role) FILTER (WHERE r.role IS NOT NULL), '{}') AS roles
 FROM access_tokens t
 JOIN people p ON p.id = t.person_id
@@ -54,12 +63,13 @@ GROUP BY p.id, t.id`;
 
 const PERSON_BY_SESSION = `
 SELECT p.id, p.name, p.email, p.avatar, p.two_factor_enabled,
+  (extract(epoch FROM s.expires_at) * 1000)::float8 AS expires_ms,
   coalesce(array_agg(r.role) FILTER (WHERE r.role IS NOT NULL), '{}') AS roles
 FROM auth_sessions s
 JOIN people p ON p.id = s.person_id
 LEFT JOIN person_roles r ON r.person_id = p.id
 WHERE s.token = $1 AND s.expires_at > now() AND p.deleted_at IS NULL AND p.state = 'active'
-GROUP BY p.id`;
+GROUP BY p.id, s.expires_at`;
 
 /**
  * The session token from the signed session cookie ("token.signature", HMAC-SHA256 with the auth
@@ -103,6 +113,8 @@ interface PersonRow {
   roles: string[] | string;
   token_id?: string;
   last_used_at?: string | null;
+  /** The session's or token's expiry in ms since epoch (null: a token that never expires). */
+  expires_ms: number | string | null;
 }
 
 function pgTextArray(v: string[] | string): string[] {
@@ -131,6 +143,42 @@ export async function createIdentity(config: Config, db: Database): Promise<Iden
   const mailer = createMailer(config.smtpUrl, config.smtpFrom);
   let auth: Promise<BetterAuth> | undefined;
   let features: { at: number; value: Promise<Set<Feature>> } | undefined;
+  const callers = new PrincipalCache(config.authCacheMs ?? 0);
+  const listener =
+    callers.ttlMs > 0 && db.listen
+      ? db.listen(AUTH_CHANNEL, { notify: (personId) => callers.forgetPerson(personId), lost: () => callers.clear() })
+      : undefined;
+
+  /** The remembered caller, once every change committed before this request has been heard of. */
+  async function remembered(key: string): Promise<CachedCaller | undefined> {
+    if (!listener?.ready || !callers.get(key)) return undefined;
+    try {
+      await listener.sync();
+    } catch {
+      return undefined;
+    }
+    return callers.get(key);
+  }
+
+  /** Looks the caller up and remembers it (unless a notification arrived meanwhile). */
+  async function lookUp(key: string, sql: string, value: string, via: Principal['via']) {
+    const generation = callers.generation;
+    const { rows } = await db.query<PersonRow>(sql, [value], { prepare: `opsdeck_person_by_${via}` });
+    const row = rows[0];
+    if (!row) return undefined;
+    const now = Date.now();
+    const expires = row.expires_ms === null ? Infinity : Number(row.expires_ms);
+    const entry: CachedCaller = {
+      principal: toPrincipal(row, via),
+      until: Math.min(now + callers.ttlMs, expires),
+      ...(row.token_id ? { tokenId: row.token_id, lastUsed: row.last_used_at ? Date.parse(row.last_used_at) : 0 } : {}),
+    };
+    if (listener?.ready) callers.set(key, entry, generation);
+    return entry;
+  }
+
+  /** Callers get their own copy: the remembered one serves later requests. */
+  const copy = (p: Principal): Principal => ({ ...p, roles: [...p.roles] });
 
   return {
     auth() {
@@ -141,25 +189,26 @@ export async function createIdentity(config: Config, db: Database): Promise<Iden
     async authenticate(headers) {
       const token = tokenFromAuthorization(headers.get('authorization'));
       if (token) {
-        const { rows } = await db.query<PersonRow>(PERSON_BY_TOKEN, [hashToken(token)], {
-          prepare: 'opsdeck_person_by_token',
-        });
-        const row = rows[0];
-        if (!row) return null;
+        const hash = hashToken(token);
+        const entry =
+          (await remembered(`token:${hash}`)) ?? (await lookUp(`token:${hash}`, PERSON_BY_TOKEN, hash, 'token'));
+        if (!entry) return null;
         // Record use at most once a minute, off the request's path.
-        if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() > 60_000) {
-          db.query(TOKEN_USED_SQL, [row.token_id]).catch(() => undefined);
+        const now = Date.now();
+        if (entry.tokenId && !(now - (entry.lastUsed ?? 0) <= TOKEN_USE_RECORD_MS)) {
+          entry.lastUsed = now;
+          db.query(TOKEN_USED_SQL, [entry.tokenId]).catch(() => undefined);
         }
-        return toPrincipal(row, 'token');
+        return copy(entry.principal);
       }
       // Sessions are checked here in one statement; better-auth's own session endpoint (which the web
       // calls to keep a session alive) refreshes expiry and cookies.
       const sessionToken = sessionTokenFromCookie(headers.get('cookie'), secret);
       if (!sessionToken) return null;
-      const { rows } = await db.query<PersonRow>(PERSON_BY_SESSION, [sessionToken], {
-        prepare: 'opsdeck_person_by_session',
-      });
-      return rows[0] ? toPrincipal(rows[0], 'session') : null;
+      const entry =
+        (await remembered(`session:${sessionToken}`)) ??
+        (await lookUp(`session:${sessionToken}`, PERSON_BY_SESSION, sessionToken, 'session'));
+      return entry ? copy(entry.principal) : null;
     },
     disabledFeatures() {
       if (!features || Date.now() - features.at > FEATURE_CACHE_MS) {

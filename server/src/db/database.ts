@@ -2,6 +2,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { Pool, PoolClient } from 'pg';
 import { logger } from '../log.js';
+import { pgListener, type ListenHandlers, type Listener } from './listener.js';
 
 const log = logger('db');
 
@@ -37,6 +38,8 @@ export interface Database extends Queryable {
   pgPool(): PgPoolLike;
   /** Connections in use now (metrics): the pg pool's counts; PGlite is one connection. */
   poolStats?(): PoolStats;
+  /** PostgreSQL: LISTEN on a channel over a connection of its own (db/listener.ts); closed by close(). */
+  listen?(channel: string, handlers: ListenHandlers): Listener;
   close(): Promise<void>;
 }
 
@@ -191,6 +194,7 @@ export async function openPostgres(url: string, poolSize = 10, statementTimeoutM
       `cannot connect to PostgreSQL at ${where.hostname}:${where.port || 5432}${where.pathname} (DATABASE_URL): ${(e as Error).message}`,
     );
   }
+  const listeners: Listener[] = [];
   const wrap = (c: Pool | PoolClient): Queryable => ({
     async query<T>(sql: string, params?: unknown[], options?: QueryOptions) {
       const r = options?.prepare
@@ -235,7 +239,18 @@ export async function openPostgres(url: string, poolSize = 10, statementTimeoutM
       };
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
+    listen(channel, handlers) {
+      const listener = pgListener(
+        () => new pg.Client({ connectionString: url, application_name: `opsdeck LISTEN ${channel}` }),
+        channel,
+        handlers,
+        (m) => log.warn(m),
+      );
+      listeners.push(listener);
+      return listener;
+    },
     async close() {
+      await Promise.all(listeners.map((l) => l.close()));
       await pool.end();
     },
   };
