@@ -41,6 +41,9 @@ export default defineConfig({
           fileParallelism: false,
           env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
           globalSetup: ['web/e2e/global-setup.ts'],
+          // expect.poll's default of 1 s is shorter than a loaded machine takes to render a change
+          // the server made (hundreds of polls in the e2e files wait for exactly that).
+          expect: { poll: { timeout: 10_000 } },
           testTimeout: 60_000,
           hookTimeout: 180_000,
         },
