@@ -1,4 +1,4 @@
-// gomplate's `fold` macro: `[1, 2, 3].fold(e, acc, acc + e)` (6) and
+// Macros: cel-go's `list.sortBy(e, key)`, and gomplate's `fold` macro: `[1, 2, 3].fold(e, acc, acc + e)` (6) and
 // `{"a": "apple", "b": "banana"}.fold(k, v, acc, acc + v)` ("applebanana", keys in sorted order).
 // The accumulator starts at the zero value of the first element's type (0, 0.0, "", b"", {}, [])
 // or null for an empty collection, as upstream. Written as a cel-js macro (like `cel.bind`): the
@@ -72,7 +72,34 @@ function expand({ args, receiver, parser }: { args: Ast[]; receiver: Ast; parser
   return macro;
 }
 
+/** cel-go's `list.sortBy(e, e.key)`: the list ordered by the key expression (stable). */
+function expandSortBy({ args, receiver, parser }: { args: Ast[]; receiver: Ast; parser: Ast }) {
+  return {
+    receiver,
+    name: identifier(args[0], 'variable'),
+    key: args[1],
+    dyn: parser.registry.getType('dyn'),
+    context: undefined as Ctx,
+    typeCheck(checker: Ast, m: Ast, ctx: Ctx) {
+      checker.check(m.receiver, ctx);
+      m.context = ctx.forkWithVariable(m.name, m.dyn);
+      checker.check(m.key, m.context);
+      return parser.registry.getType('list');
+    },
+    evaluate(ev: Ast, m: Ast, ctx: Ctx) {
+      const list = listOf(ev.run(m.receiver, ctx), 'sortBy(): the receiver');
+      const keyed = list.map((item) => {
+        const k: unknown = ev.run(m.key, m.context.reuse(ctx).setIterValue(item, ev));
+        return { item, k: typeof k === 'bigint' ? Number(k) : k instanceof Date ? k.getTime() : k };
+      });
+      keyed.sort((a, b) => ((a.k as number) < (b.k as number) ? -1 : (a.k as number) > (b.k as number) ? 1 : 0));
+      return keyed.map((e) => e.item);
+    },
+  };
+}
+
 export function registerFoldMacro(env: Environment): void {
   env.registerFunction('list.fold(ast, ast, ast): dyn', (opts: any) => expand(opts, false));
   env.registerFunction('map.fold(ast, ast, ast, ast): dyn', (opts: any) => expand(opts, true));
+  env.registerFunction('list.sortBy(ast, ast): list', (opts: any) => expandSortBy(opts));
 }

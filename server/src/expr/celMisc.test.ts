@@ -50,3 +50,16 @@ describe('CEL gomplate collection helpers', () => {
     ).toEqual(['a', 'b']);
   });
 });
+
+describe('CEL sortBy macro (cel-go lists extension)', () => {
+  it('orders by a key expression, stable', () => {
+    const items = [
+      { n: 'b', age: 9 },
+      { n: 'a', age: 3 },
+      { n: 'c', age: 3 },
+    ];
+    expect(ev('items.sortBy(i, i.age).map(i, i.n)', { items })).toEqual(['a', 'c', 'b']);
+    expect(ev('items.sortBy(i, -i.age)[0].n', { items })).toBe('b');
+    expect(ev('["bb", "a"].sortBy(s, s.size())')).toEqual(['a', 'bb']);
+  });
+});
