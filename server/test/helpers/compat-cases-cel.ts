@@ -185,6 +185,19 @@ export const celCases: CelCase[] = [
     expected: 'pass',
   },
   {
+    name: 'fold and sortBy macros, net.*, test.*, Dict',
+    yaml: () =>
+      execTest(
+        all(
+          '[1, 2, 3].fold(e, acc, acc + e) == 6 && {"b": "x", "a": "y"}.fold(k, v, acc, acc + k) == "ab"',
+          '[{"n": 2}, {"n": 1}].sortBy(i, i.n)[0].n == 1 && [{"n": 2}, {"n": 1}].sortBy("n")[0].n == 1',
+          'net.ContainsCIDR("10.0.0.0/8", "10.1.2.3") && net.IsValidIP("::1")',
+          'test.Ternary("a", "b", true) == "a" && Dict(["k", 1]).k == 1 && first([5]) == 5',
+        ),
+      ),
+    expected: 'pass',
+  },
+  {
     name: 'http: json.keys(), jsonpath on the body, format in display',
     yaml: (e) =>
       `  http:\n    - name: c\n      url: ${e.url}/json\n` +
