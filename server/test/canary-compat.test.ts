@@ -10,7 +10,7 @@ import { startOpsdeck, type Opsdeck } from '../src/app.js';
 import { createTestUser, type TestUser } from './helpers/auth.js';
 import { openTestDatabase, type TestDatabase } from './helpers/databases.js';
 import { DIGEST_PASSWORD, DIGEST_USER, startCompatServer, type CompatServer } from './helpers/compat-server.js';
-import { depsCases } from './helpers/compat-cases-deps.js';
+import { depsCases, makeDepsFiles } from './helpers/compat-cases-deps.js';
 import { startTlsServer, type TlsServer } from './helpers/tls-server.js';
 
 /** What a case's YAML may refer to: the loopback server, a folder of files made by the test, databases. */
@@ -482,6 +482,7 @@ describe('canary-checker compatibility', () => {
     admin = await createTestUser(test.db, 'admin');
     const dir = await mkdtemp(path.join(os.tmpdir(), 'canary-compat-'));
     await makeFiles(dir);
+    await makeDepsFiles(dir);
     env = {
       url: server.url,
       dir,
@@ -498,6 +499,7 @@ describe('canary-checker compatibility', () => {
     await server?.close();
     await tls?.close();
     if (env?.dir) await rm(env.dir, { recursive: true, force: true });
+    if (env?.dir) await rm(`${env.dir}-junit`, { recursive: true, force: true });
   });
 
   const api = (p: string, init: RequestInit = {}) =>

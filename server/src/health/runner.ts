@@ -122,12 +122,22 @@ export async function runCheck(
   let message = r.message ?? null;
   let error = r.error ?? null;
   const dependencies = dependsOnOf(check.spec);
+  let outputs: Record<string, unknown> | undefined;
+  if (dependencies.length) {
+    try {
+      outputs = await loadOutputs(db, check.canary_id, dependencies);
+    } catch (e) {
+      outputs = {};
+      pass = false;
+      error = `the results of dependsOn (${dependencies.join(', ')}) could not be read: ${(e as Error).message}`;
+    }
+  }
   const vars = expressionVars({
     check,
     canary,
     endpoint: endpointOf(checker, check),
     result: { ...r, pass, message, error, durationMs },
-    outputs: dependencies.length ? await loadOutputs(db, check.canary_id, dependencies) : undefined,
+    outputs,
   });
 
   const test = asScript(check.spec.test);

@@ -56,8 +56,11 @@ describe('junit', () => {
     const r = await run({ testResults: path.join(root, 'green', 'results.xml') });
     expect(r.error).toBeUndefined();
     expect(r.pass).toBe(true);
-    expect(r.data).toMatchObject({ passed: 2, failed: 0, skipped: 1, errors: 0, duration: 1.5 });
-    const suites = r.data.suites as Array<{ name: string; tests: Array<{ name: string; status: string }> }>;
+    expect(r.results).toMatchObject({ passed: 2, failed: 0, skipped: 1, errors: 0, error: 0, duration: 1.5 });
+    const suites = (r.results as { suites: unknown }).suites as Array<{
+      name: string;
+      tests: Array<{ name: string; status: string }>;
+    }>;
     expect(suites.map((s) => s.name)).toEqual(['api']);
     expect(suites[0]!.tests.map((t) => t.status)).toEqual(['passed', 'passed', 'skipped']);
     expect(r.message).toBe('2 passed, 1 skipped (1 file)');
@@ -67,7 +70,7 @@ describe('junit', () => {
   it('fails on failures and errors, naming the broken tests', async () => {
     const r = await run({ testResults: path.join(root, 'red') });
     expect(r.pass).toBe(false);
-    expect(r.data).toMatchObject({ passed: 3, failed: 1, skipped: 1, errors: 1 });
+    expect(r.results).toMatchObject({ passed: 3, failed: 1, skipped: 1, errors: 1, error: 1 });
     expect(r.error).toBe(
       '3 passed, 1 failed, 1 error, 1 skipped — checkout › pays: expected 200, got 502; checkout › ships: ECONNRESET',
     );
@@ -82,7 +85,7 @@ describe('junit', () => {
     expect(r.pass).toBe(true);
     expect(r.data.files).toEqual([path.join(root, 'green', 'results.xml')]);
     const all = await run({ testResults: `${root}/red/**/*.xml` });
-    expect(all.data.failed).toBe(1);
+    expect(all.results).toMatchObject({ failed: 1 });
   });
 
   it('fails when nothing matches', async () => {

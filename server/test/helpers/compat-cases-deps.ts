@@ -2,6 +2,21 @@
 // dependsOn/outputs (run as a whole canary, judged on one check), apply-time refusals (unknown
 // name, cycle), transform creating checks, metrics[], the common variables, and TLS (a self-signed
 // loopback server: sslAge, maxSSLExpiry, tlsConfig.ca, tlsConfig.insecureSkipVerify).
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/** Files these cases read, beside the suite's folder (not in it: its folder cases count files): <dir>-junit/{pass,fail}/results.xml. */
+export async function makeDepsFiles(dir: string): Promise<void> {
+  const suite = (failed: boolean) =>
+    `<testsuite name="api" tests="2" time="1.5"><testcase name="a" time="0.5"/><testcase name="b" time="1">${failed ? '<failure>boom</failure>' : ''}</testcase></testsuite>`;
+  for (const [name, failed] of [
+    ['pass', false],
+    ['fail', true],
+  ] as const) {
+    await mkdir(path.join(`${dir}-junit`, name), { recursive: true });
+    await writeFile(path.join(`${dir}-junit`, name, 'results.xml'), suite(failed));
+  }
+}
 
 export interface DepsEnv {
   url: string;
@@ -142,6 +157,30 @@ export const depsCases: DepsCase[] = [
     yaml: (e) =>
       `  folder:\n    - name: c\n      path: ${q(`${e.dir}/logs`)}\n${test("results.size > 0 && results.newest.name != ''")}`,
     expected: 'pass',
+  },
+  // junit: results {passed, failed, skipped, error, duration, suites} as canary-checker's fixtures read them.
+  {
+    name: 'junit results.failed == 0 && results.passed > 0',
+    yaml: (e) =>
+      `  junit:\n    - name: c\n      testResults: ${q(`${e.dir}-junit/pass`)}\n${test('results.failed == 0 && results.passed > 0')}`,
+    expected: 'pass',
+  },
+  {
+    name: 'junit failed tests: a test expression judges',
+    yaml: (e) =>
+      `  junit:\n    - name: c\n      testResults: ${q(`${e.dir}-junit/fail`)}\n${test("results.failed == 1 && results.suites[0].name == 'api'")}`,
+    expected: 'pass',
+  },
+  {
+    name: 'junit failed tests without a test expression fail',
+    yaml: (e) => `  junit:\n    - name: c\n      testResults: ${q(`${e.dir}-junit/fail`)}\n`,
+    expected: 'fail',
+  },
+  {
+    name: 'junit test expression false on failed tests',
+    yaml: (e) =>
+      `  junit:\n    - name: c\n      testResults: ${q(`${e.dir}-junit/fail`)}\n${test('results.failed == 0')}`,
+    expected: 'fail',
   },
   // transform: a list of results becomes checks of their own.
   {
