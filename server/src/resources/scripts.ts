@@ -69,9 +69,11 @@ function toResourceError(doc: ResourceDocument, field: ScriptField, error: unkno
   const inScript = at
     ? ` (at line ${at.line}, column ${at.column} of the ${field.kind === 'expr' ? 'expression' : field.kind})`
     : '';
+  // The document position of the problem itself when it can be told, else of the field's value.
+  const exact = at && doc.locateIn?.(field.path, { line: at.line, column: at.column });
   return new ResourceError(
     `${where}: ${what}: ${detail}${inScript}`,
-    doc.locate(field.path),
+    exact ?? doc.locate(field.path),
     where,
     at ? { line: at.line, column: at.column } : undefined,
   );

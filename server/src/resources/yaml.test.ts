@@ -34,3 +34,35 @@ describe('YAML resources', () => {
     ]);
   });
 });
+
+describe('positions inside string values (locateIn)', () => {
+  const doc = parseDocuments(
+    [
+      'plain: code == foo(1)',
+      "single: 'a foo'",
+      'double: "a foo"',
+      'escaped: "\\t foo"',
+      'block: |',
+      '  first',
+      '    second foo',
+      'folded: a',
+      '  foo',
+    ].join('\n'),
+  )[0]!;
+
+  it('maps a column of a one-line plain or quoted scalar to the document', () => {
+    expect(doc.locateIn!(['plain'], { line: 1, column: 9 })).toEqual({ line: 1, column: 16 });
+    expect(doc.locateIn!(['single'], { line: 1, column: 3 })).toEqual({ line: 2, column: 12 });
+    expect(doc.locateIn!(['double'], { line: 1, column: 3 })).toEqual({ line: 3, column: 12 });
+  });
+
+  it('maps a line and column of a block scalar by its indentation', () => {
+    expect(doc.locateIn!(['block'], { line: 2, column: 10 })).toEqual({ line: 7, column: 12 });
+  });
+
+  it('gives up where escapes or folding shift the text', () => {
+    expect(doc.locateIn!(['escaped'], { line: 1, column: 3 })).toBeUndefined();
+    expect(doc.locateIn!(['folded'], { line: 1, column: 3 })).toBeUndefined();
+    expect(doc.locateIn!(['missing'], { line: 1, column: 1 })).toBeUndefined();
+  });
+});

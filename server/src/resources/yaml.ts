@@ -1,6 +1,6 @@
 // Reads Kubernetes-style resources from YAML (or JSON) and reports problems with the line and
 // column a person can jump to: syntax errors from the parser, schema errors from zod paths.
-import { isNode, LineCounter, parseAllDocuments, type Document } from 'yaml';
+import { isNode, isScalar, LineCounter, parseAllDocuments, type Document, type Scalar } from 'yaml';
 import type { z } from 'zod';
 
 export type Path = (string | number)[];
@@ -39,6 +39,12 @@ export interface ResourceDocument {
   data: unknown;
   /** Where a path is in the text; the nearest existing ancestor when the path is missing. */
   locate(path: Path): Position | undefined;
+  /**
+   * Where a position inside a string value (1-based line and column of the string) is in the
+   * text, when that can be told: block scalars (`|`) and single-line plain or quoted scalars
+   * (double-quoted only when no escape precedes the position).
+   */
+  locateIn?(path: Path, inner: Position): Position | undefined;
 }
 
 export const formatPath = (path: Path): string =>
@@ -83,7 +89,39 @@ export function parseDocuments(text: string): ResourceDocument[] {
         }
         return undefined;
       },
+      locateIn(path: Path, inner: Position) {
+        const node = doc.getIn(path, true);
+        if (!isScalar(node) || !node.range || typeof node.value !== 'string') return undefined;
+        return positionInScalar(text, node.type, node.range, inner, pos);
+      },
     }));
+}
+
+/** See ResourceDocument.locateIn: `start` is the scalar's offset (its quote or block indicator). */
+function positionInScalar(
+  text: string,
+  type: Scalar['type'],
+  [start, end]: readonly number[],
+  inner: Position,
+  pos: (offset: number) => Position,
+): Position | undefined {
+  if (type === 'BLOCK_LITERAL') {
+    // Content starts on the line after the indicator; its indentation is the first non-blank line's.
+    const first = text.indexOf('\n', start) + 1;
+    if (first <= 0) return undefined;
+    const indent = /^(?:[ \t]*\r?\n)*( *)/.exec(text.slice(first))![1]!.length;
+    return { line: pos(first).line + inner.line - 1, column: indent + inner.column };
+  }
+  // Flow scalars: only on one line, and with no escape before the position.
+  if (inner.line !== 1 || end === undefined || text.slice(start, end).includes('\n')) return undefined;
+  const origin = pos(start);
+  if (type === 'PLAIN') return { line: origin.line, column: origin.column + inner.column - 1 };
+  const before = text.slice(start + 1, start + inner.column);
+  if (type === 'QUOTE_SINGLE' && !before.includes("'"))
+    return { line: origin.line, column: origin.column + inner.column };
+  if (type === 'QUOTE_DOUBLE' && !before.includes('\\'))
+    return { line: origin.line, column: origin.column + inner.column };
+  return undefined;
 }
 
 /** Validates a document's data with a schema; every issue becomes an error at its position. */

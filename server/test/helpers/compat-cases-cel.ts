@@ -11,7 +11,7 @@ export interface CelRefusal {
   yaml: string;
   path: string;
   message: string;
-  /** Line and column of the field's value in the document. */
+  /** Line and column of the problem in the document (of the field's value when it cannot be told). */
   at: { line: number; column: number };
   /** Line and column of the problem within the script. */
   script?: { line: number; column: number };
@@ -35,7 +35,7 @@ export const celRefusals: CelRefusal[] = [
     yaml: exec(script('test', 'expr', 'code in [200,')),
     path: 'spec.exec[0].test.expr',
     message: 'CEL syntax error',
-    at: { line: 11, column: 15 },
+    at: { line: 11, column: 29 },
     script: { line: 1, column: 14 },
   },
   {
@@ -43,7 +43,7 @@ export const celRefusals: CelRefusal[] = [
     yaml: exec(script('display', 'expr', 'code == 200 && foo(1)')),
     path: 'spec.exec[0].display.expr',
     message: "unknown function 'foo'",
-    at: { line: 11, column: 15 },
+    at: { line: 11, column: 31 },
     script: { line: 1, column: 16 },
   },
   {
@@ -51,7 +51,7 @@ export const celRefusals: CelRefusal[] = [
     yaml: exec('      transform:\n        expr: |\n          results.stdout\n            .shout()\n'),
     path: 'spec.exec[0].transform.expr',
     message: "unknown function 'shout'",
-    at: { line: 11, column: 15 },
+    at: { line: 13, column: 14 },
     script: { line: 2, column: 4 },
   },
   {
@@ -59,7 +59,7 @@ export const celRefusals: CelRefusal[] = [
     yaml: exec(script('test', 'expr', 'math.Foo(1) > 0')),
     path: 'spec.exec[0].test.expr',
     message: "unknown function 'math.Foo'",
-    at: { line: 11, column: 15 },
+    at: { line: 11, column: 21 },
     script: { line: 1, column: 6 },
   },
   {
@@ -67,14 +67,16 @@ export const celRefusals: CelRefusal[] = [
     yaml: `  http:\n    - name: c\n      url: http://127.0.0.1:1/\n${script('test', 'expr', 'headers["A"].replace("a")')}`,
     path: 'spec.http[0].test.expr',
     message: "function 'replace' takes 2 or 3 arguments, got 1",
+    // Escaped quotes precede the call in the YAML text: the field's own position is given.
     at: { line: 11, column: 15 },
+    script: { line: 1, column: 14 },
   },
   {
     name: 'test.template with a Go template syntax error',
     yaml: exec(script('test', 'template', '{{ .code }')),
     path: 'spec.exec[0].test.template',
     message: 'unexpected "}" in action',
-    at: { line: 11, column: 19 },
+    at: { line: 11, column: 29 },
     script: { line: 1, column: 10 },
   },
   {
@@ -82,7 +84,7 @@ export const celRefusals: CelRefusal[] = [
     yaml: exec(script('display', 'template', '{{ foo .x }}')),
     path: 'spec.exec[0].display.template',
     message: 'function "foo" not defined',
-    at: { line: 11, column: 19 },
+    at: { line: 11, column: 23 },
     script: { line: 1, column: 4 },
   },
   {
@@ -90,7 +92,7 @@ export const celRefusals: CelRefusal[] = [
     yaml: exec(script('display', 'javascript', 'var x = {;')),
     path: 'spec.exec[0].display.javascript',
     message: 'JavaScript SyntaxError',
-    at: { line: 11, column: 21 },
+    at: { line: 11, column: 31 },
     script: { line: 1, column: 10 },
   },
   {
@@ -98,7 +100,7 @@ export const celRefusals: CelRefusal[] = [
     yaml: exec('      metrics:\n        - name: m\n          type: gauge\n          value: "bar(1)"\n'),
     path: 'spec.exec[0].metrics[0].value',
     message: "unknown function 'bar'",
-    at: { line: 13, column: 18 },
+    at: { line: 13, column: 19 },
     script: { line: 1, column: 1 },
   },
 ];
