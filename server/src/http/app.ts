@@ -37,6 +37,7 @@ import { topologyDbWrites } from '../topology/writeGuard.js';
 import { scrapeConfigDbWrites } from '../catalog/writeGuard.js';
 import { publicStatusRoutes, statusPageRoutes } from '../statuspages/api.js';
 import { statusPageWriteGuard } from '../statuspages/writeGuard.js';
+import { dbDeleteRules } from '../resources/dbDeletes.js';
 import { serveWeb } from './static.js';
 import { modeGate } from './mode.js';
 import { logger } from '../log.js';
@@ -176,6 +177,8 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
         ...Object.entries(resourceWrites).map(([table, w]) => [table, w.guard] as const),
       ]),
       writeSyncs: new Map(Object.entries(resourceWrites).map(([table, w]) => [table, w.sync] as const)),
+      // A DELETE of a guarded relation is its delete endpoint's (resources/dbDeletes.ts).
+      deleteRules: dbDeleteRules(ctx.db),
       afterWrite(relation) {
         if (relation === 'properties') identity.featuresChanged();
       },

@@ -10,6 +10,7 @@ import { StatementNames } from './prepared.js';
 import { buildSql } from './sql.js';
 import { sealBody } from '../secrets.js';
 import { bodyRows, type WriteGuardInput, type WriteGuards, type WriteSyncs } from './writeGuards.js';
+import { checkDelete, type DeleteRules } from './deleteRules.js';
 
 export interface RestHooks<E extends Env = Env> {
   /** Decides whether the caller may touch these resources; throws an ApiError when not. */
@@ -22,6 +23,8 @@ export interface RestHooks<E extends Env = Env> {
   writeGuards?: WriteGuards;
   /** What follows a guarded write once it committed (a resource's checks, components...), by relation name. */
   writeSyncs?: WriteSyncs;
+  /** What a DELETE of a guarded relation does (see deleteRules.ts), by relation name. */
+  deleteRules?: DeleteRules;
 }
 
 export function restRoutes<E extends Env = Env>(ctx: AppContext, hooks: RestHooks<E> = {}): Hono<E> {
@@ -43,6 +46,24 @@ export function restRoutes<E extends Env = Env>(ctx: AppContext, hooks: RestHook
       const guard = hooks.writeGuards?.get(req.target.name);
       let guarded: WriteGuardInput | undefined;
       const relation = ctx.registry.relations.get(req.target.name);
+      // A DELETE of a guarded relation is its delete endpoint's (deleteRules.ts): refused, a plain
+      // delete, or the soft delete run as a PATCH of deleted_at through the guard.
+      let softDelete = false;
+      if (guard && relation && method === 'DELETE' && req.target.kind === 'relation') {
+        await hooks.authorize?.(c, [{ resource: relation.writeResource ?? relation.resource, action: 'write' }]);
+        const rule = hooks.deleteRules?.get(req.target.name);
+        const query = [...url.searchParams.entries()];
+        const target = await checkDelete(req.target.name, rule, query, ctx.db);
+        if (rule?.kind === 'soft') {
+          const rollback = req.prefer.tx === 'rollback';
+          const mark = [{ deleted_at: new Date().toISOString() }];
+          const rows = await guard({ method: 'PATCH', rows: mark, query, db: ctx.db, rollback });
+          if (!rollback && rule.remove) for (const id of target.live) await rule.remove(id);
+          req.method = 'PATCH';
+          req.body = JSON.stringify(rows[0] ?? mark[0]);
+          softDelete = true;
+        }
+      }
       if (
         guard &&
         relation &&
@@ -68,6 +89,9 @@ export function restRoutes<E extends Env = Env>(ctx: AppContext, hooks: RestHook
       await hooks.authorize?.(c, plan.access);
       const res = await execute(ctx, plan, method, req.prefer.tx === 'rollback', (tx) => hooks.beforeWrite?.(tx, c));
       if (plan.kind === 'insert' || plan.kind === 'update' || plan.kind === 'delete') hooks.afterWrite?.(plan.relation);
+      // Answered as the DELETE it was (PostgREST's delete range: no offsets).
+      const range = res.headers['content-range'];
+      if (softDelete && range) res.headers['content-range'] = range.replace(/^[^/]*\//, '*/');
       const sync = hooks.writeSyncs?.get(req.target.name);
       if (sync && guarded && req.prefer.tx !== 'rollback') await sync(guarded);
       if (plan.kind === 'read' && ctx.registry.relations.get(req.target.name)?.noStore)
