@@ -135,6 +135,33 @@ describe('canary expressions: refused at apply, extension functions at run time'
     asExpected++;
   });
 
+  it('refused in a Topology: an inline canary check, at its place in the topology', async () => {
+    counted++;
+    const yaml =
+      'apiVersion: canaries.flanksource.com/v1\nkind: Topology\nmetadata:\n  name: t\n  namespace: ops\nspec:\n' +
+      '  components:\n    - name: checkout\n      checks:\n        - inline:\n            http:\n' +
+      '              - name: h\n                url: http://127.0.0.1:1/\n                test:\n' +
+      '                  expr: code == foo(1)\n';
+    const res = await api('/api/topology', {
+      method: 'POST',
+      body: yaml,
+      headers: { 'content-type': 'application/yaml' },
+    });
+    const body = (await res.json()) as ErrorBody;
+    expect(res.status, JSON.stringify(body)).toBe(400);
+    const path = 'spec.components[0].checks[0].inline.http[0].test.expr';
+    expect(
+      body.errors?.find((e) => e.path === path),
+      JSON.stringify(body),
+    ).toMatchObject({
+      line: 15,
+      column: 33,
+      script: { line: 1, column: 9 },
+      message: expect.stringContaining("unknown function 'foo'"),
+    });
+    asExpected++;
+  });
+
   it.each(celCases.map((c, i) => [c.name, c, i] as const))('runs: %s', async (_name, c, i) => {
     counted++;
     const yaml = canaryYaml(`cel-${i}`, c.yaml({ url: server.url }));

@@ -286,6 +286,8 @@ class SpecChecker {
         {
           data: { apiVersion: CANARY_API_VERSION, kind: 'Canary', metadata: { name: 'inline' }, spec },
           locate: (p) => this.doc.locate(p[0] === 'spec' ? [...path, ...p.slice(1)] : path),
+          locateIn: (p, inner) =>
+            p[0] === 'spec' ? this.doc.locateIn?.([...path, ...p.slice(1)], inner) : undefined,
         },
         this.checkers,
       );
@@ -300,6 +302,7 @@ class SpecChecker {
             message.replace(/^spec(?=[.[:])/, prefix),
             err.position,
             err.path?.replace(/^spec(?=[.[]|$)/, prefix),
+            err.scriptPosition,
           ),
         );
       }
