@@ -286,8 +286,7 @@ class SpecChecker {
         {
           data: { apiVersion: CANARY_API_VERSION, kind: 'Canary', metadata: { name: 'inline' }, spec },
           locate: (p) => this.doc.locate(p[0] === 'spec' ? [...path, ...p.slice(1)] : path),
-          locateIn: (p, inner) =>
-            p[0] === 'spec' ? this.doc.locateIn?.([...path, ...p.slice(1)], inner) : undefined,
+          locateIn: (p, inner) => (p[0] === 'spec' ? this.doc.locateIn?.([...path, ...p.slice(1)], inner) : undefined),
         },
         this.checkers,
       );
