@@ -14,7 +14,9 @@
 //
 // Flags: --mix A|B|all (default all), --auth token|session, --reuse (keep an existing opsdeck_bench database),
 // --connections 32, --warmup 5, --duration 20, --rounds 2, --rows 100000, --profile (an extra
-// Opsdeck run per mix under --cpu-prof, summarised), --force (measure even when answers differ).
+// Opsdeck run per mix under --cpu-prof, summarised), --force (measure even when answers differ),
+// --sequential N (first, N requests of each query one at a time: CPU per request of each server and of
+// its PostgreSQL backends, hardly dependent on machine load), --no-load (only that, no load runs).
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -41,6 +43,7 @@ import {
   type Child,
 } from './lib.js';
 import { summarizeProfile } from './profile.js';
+import { sequentialCost } from './rest-cost.js';
 
 const DB_NAME = 'opsdeck_bench';
 const ANON_ROLE = 'opsdeck_bench_anon';
@@ -572,8 +575,11 @@ async function main() {
     ),
   );
 
+  const sequential = numberFlag(flags, 'sequential', 0);
+  if (sequential > 0) await sequentialReport(shapes, used, mixes, [postgrest, opsdeck], sequential);
+
   const summaries: string[] = [];
-  for (const mix of mixes) {
+  for (const mix of flags['no-load'] ? [] : mixes) {
     log(`\n== Mix ${mix.name}: ${mix.description}`);
     const results: { round: number; server: Server; result: LoadResult }[] = [];
     for (let round = 1; round <= rounds; round++) {
@@ -595,6 +601,54 @@ async function main() {
   }
 
   if (flags.profile) for (const mix of mixes) await profileOpsdeck(shapes, mix, opsdeck.headers);
+}
+
+/** --sequential: each query's cost with one request at a time, and each mix's (its weights). */
+async function sequentialReport(shapes: Shape[], used: Shape[], mixes: Mix[], servers: Server[], n: number) {
+  log(`\nOne request at a time, ${n} per query and server (CPU ms per request from /proc/<pid>/schedstat):`);
+  const cost = new Map<string, Awaited<ReturnType<typeof sequentialCost>>>();
+  for (const shape of used) {
+    for (const server of servers) {
+      let i = 0;
+      const next = () => server.base + fill(shape, shape.values?.[(i++ * 7919) % shape.values.length]);
+      const headers = { ...shape.headers, ...server.headers };
+      cost.set(
+        `${shape.name}|${server.name}`,
+        await sequentialCost(next, headers, server.child.process.pid!, DB_NAME, n),
+      );
+    }
+  }
+  const row = (label: string, get: (server: string) => { serverMs: number; postgresMs: number; wallMs: number }) => [
+    label,
+    ...servers.flatMap((s) => {
+      const c = get(s.name);
+      return [
+        c.serverMs.toFixed(3),
+        c.postgresMs.toFixed(3),
+        (c.serverMs + c.postgresMs).toFixed(3),
+        c.wallMs.toFixed(2),
+      ];
+    }),
+  ];
+  const rowsOut = used.map((shape) =>
+    row(`q${shapes.indexOf(shape) + 1}`, (name) => cost.get(`${shape.name}|${name}`)!),
+  );
+  for (const mix of mixes) {
+    const weighted = (name: string) => {
+      const cs = mix.sequence.map((i) => cost.get(`${shapes[i]!.name}|${name}`)!);
+      const avg = (f: (c: (typeof cs)[number]) => number) => mean(cs.map(f));
+      return { serverMs: avg((c) => c.serverMs), postgresMs: avg((c) => c.postgresMs), wallMs: avg((c) => c.wallMs) };
+    };
+    rowsOut.push(row(`mix ${mix.name}`, weighted));
+    const [a, b] = servers.map((s) => weighted(s.name));
+    log(
+      `  mix ${mix.name}: CPU per response ${servers[0]!.name} ${(a!.serverMs + a!.postgresMs).toFixed(3)} ms, ` +
+        `${servers[1]!.name} ${(b!.serverMs + b!.postgresMs).toFixed(3)} ms: ` +
+        `${((a!.serverMs + a!.postgresMs) / (b!.serverMs + b!.postgresMs)).toFixed(2)}× as many responses per CPU second ` +
+        `(load average ${os.loadavg()[0]!.toFixed(2)})`,
+    );
+  }
+  printTable(['query', ...servers.flatMap((s) => [`${s.name} server`, 'PostgreSQL', 'sum', 'wall ms'])], rowsOut);
 }
 
 function report(mix: Mix, shapes: Shape[], results: { round: number; server: Server; result: LoadResult }[]): string {
