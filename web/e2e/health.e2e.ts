@@ -541,4 +541,33 @@ describe('health checks', () => {
     await last.click();
     await expect.poll(() => page.getByRole('dialog').getByTestId('check-drawer-title').textContent()).toBe('bulk-399');
   });
+
+  it('polls the summary in the console format, and a poll when nothing changed is a bodiless 304', async () => {
+    const page = await app.adminPage();
+    const polls: Array<{ status: number; url: string; bytes: () => Promise<number> }> = [];
+    page.on('response', (r) => {
+      if (!r.url().includes('/api/canary/api/summary')) return;
+      polls.push({
+        status: r.status(),
+        url: r.url(),
+        bytes: async () => {
+          const s = await r.request().sizes();
+          return s.responseBodySize + s.responseHeadersSize;
+        },
+      });
+    });
+    await page.goto('/health?hidePassing=false&groupBy=no-group&timeRange=1h');
+    await checkRows(page).first().waitFor();
+    await expect.poll(() => polls.filter((p) => p.status === 200).length).toBeGreaterThan(0);
+    expect(polls[0]!.url).toContain('format=console');
+    const shown = await checkRows(page).count();
+    polls.length = 0;
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await expect.poll(() => polls.length, SLOW).toBeGreaterThan(0);
+    expect(polls[0]!.url).toContain('since=');
+    expect(polls[0]!.status).toBe(304);
+    expect(await polls[0]!.bytes()).toBeLessThan(1024);
+    // The page still shows what it had.
+    expect(await checkRows(page).count()).toBe(shown);
+  });
 });
