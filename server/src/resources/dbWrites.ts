@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { NO_AGENT } from '../db/agents.js';
 import type { Queryable } from '../db/database.js';
 import { ApiError } from '../rest/errors.js';
-import { targetIds, type WriteGuard, type WriteSync } from '../rest/writeGuards.js';
+import { refuseReadOnlySource, targetIds, type WriteGuard, type WriteSync } from '../rest/writeGuards.js';
 import type { StoredResource } from './metadata.js';
 import { UUID } from './routes.js';
 import { resourceErrorBody, type ResourceDocument } from './yaml.js';
@@ -96,10 +96,13 @@ export function resourceWriteGuard<Def extends StoredResource>(w: ResourceTableW
     }
     const ids = targetIds(query);
     if (!ids?.length) throw new ApiError(400, 'INVALID_RESOURCE', `name the ${w.noun} to change: ?id=eq.<id>`);
-    // Rows an agent pushed are its own: changed where the agent reads them.
-    for (const stored of await liveSpecs(db, w.table, ids))
+    // Rows an agent pushed are its own: changed where the agent reads them; so are rows applied from
+    // a file or the CLI (source not UI), as for every other resource table.
+    for (const stored of await liveSpecs(db, w.table, ids)) {
       if (stored.agent_id !== NO_AGENT)
         throw new ApiError(403, 'READ_ONLY_SOURCE', `this ${w.noun} comes from an agent: change it there`);
+      refuseReadOnlySource(stored, w.noun);
+    }
     const change = rows[0] ?? {};
     // A soft delete is the delete endpoint's (the row and its dependents, in its transaction); the
     // write then marks a row already marked. A dry run (tx=rollback) only runs the write, rolled back.
