@@ -125,6 +125,8 @@ describe.each(databaseKinds())('dependsOn and metrics[] on %s', (kind) => {
     expect(value(s, 'deps_token_number', { check: 'a-uses' })).toBe(target.state.n);
     expect(samples(s, 'deps_runs').length).toBe(1);
     expect(Number(samples(s, 'deps_runs')[0]!.value)).toBeGreaterThanOrEqual(1);
+    // What the http check reports itself, as canary-checker exports it.
+    expect(value(s, 'response_code', { code: '200', url: `${target.url}/token` })).toBeGreaterThanOrEqual(1);
   });
 
   it('a failed dependency leaves outputs without it: the dependent fails naming the key', async () => {

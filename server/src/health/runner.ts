@@ -40,7 +40,7 @@ export interface TransformedResult extends StoredResult {
 }
 
 export interface RunOutcome {
-  /** `metrics`: the check's metrics[] evaluated, for /metrics. */
+  /** `metrics`: what the check type reports (http response_code, ...) and its metrics[] evaluated, for /metrics. */
   result: StoredResult & { metrics?: Metric[] };
   transformed: TransformedResult[];
 }
@@ -204,7 +204,15 @@ export async function runCheck(
     }
   }
   return {
-    result: { pass, invalid, durationMs, message, error, details: details(kept), metrics },
+    result: {
+      pass,
+      invalid,
+      durationMs,
+      message,
+      error,
+      details: details(kept),
+      metrics: [...(r.metrics ?? []), ...metrics],
+    },
     transformed,
   };
 }
