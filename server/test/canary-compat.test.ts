@@ -11,6 +11,7 @@ import { createTestUser, type TestUser } from './helpers/auth.js';
 import { openTestDatabase, type TestDatabase } from './helpers/databases.js';
 import { DIGEST_PASSWORD, DIGEST_USER, startCompatServer, type CompatServer } from './helpers/compat-server.js';
 import { depsCases, makeDepsFiles } from './helpers/compat-cases-deps.js';
+import { celCases, celRefusals } from './helpers/compat-cases-cel.js';
 import { startTlsServer, type TlsServer } from './helpers/tls-server.js';
 
 /** What a case's YAML may refer to: the loopback server, a folder of files made by the test, databases. */
@@ -462,6 +463,15 @@ const cases: Case[] = [
   },
   // dependsOn/outputs, apply-time refusals, transform, metrics[], common variables, TLS.
   ...depsCases,
+  // CEL extension functions (strings, collections, math, data, time, matchQuery, k8s, fold, ...) and
+  // scripts refused at apply (CEL syntax, unknown functions, templates, JavaScript).
+  ...celCases,
+  ...celRefusals.map((r) => ({
+    name: `refused: ${r.name}`,
+    yaml: () => r.yaml,
+    expected: 'refused' as const,
+    refusedAt: r.path,
+  })),
 ];
 
 describe('canary-checker compatibility', () => {
