@@ -44,6 +44,13 @@ const benchmarks = {
       'topology: 20,000 components in 5 levels, 50,000 linked checks (PostgreSQL): build, roll-up, card query p95, run after 1 % changed',
     flags: '--components 20000 --checks 50000 --requests 60 --warmup 5',
   },
+  'health-sketch': {
+    file: 'bench/health-sketch.ts',
+    summary:
+      'health summary figures at 10,000 checks x 30 days: duration-sketch merge (exact counts, percentiles within 1 %) against the mean of per-bucket percentiles, cold and warm; refresher; roll-up storage',
+    flags:
+      '--db postgres|pglite|all --checks 10000 --pglite-checks 10000 --runs 4 --reuse --pglite-dir /tmp/opsdeck-bench-sketch-pglite',
+  },
   'health-ui': {
     file: 'bench/health-ui.ts',
     summary: '/health with 10,000 checks in headless Chromium: time until the table is rendered and clickable',

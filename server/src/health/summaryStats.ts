@@ -24,9 +24,10 @@ export const RAW_STATS = `s AS (
 )`;
 
 /**
- * The boundaries of the pieces: m the mark, ch the first whole hour, cd the first whole day, fh and
- * fd the hour and day of the end, open: the range reaches the mark (its end pieces are the raw runs
- * after the mark).
+ * The boundaries of the pieces: m the mark, dm its day (days before it have their sketches; the
+ * mark's day is read from its hours), ch the first whole hour, cd the first whole day, fh and fd
+ * the hour and day of the end, open: the range reaches the mark (its end pieces are the hours of
+ * the mark's day and the raw runs after the mark).
  */
 const BOUNDS = `mark AS (
   SELECT coalesce((SELECT rolled_at FROM check_statuses_rollup_mark), '-infinity'::timestamptz) AS at
@@ -39,7 +40,7 @@ b0 AS (
               ELSE date_trunc('hour', $1::timestamptz) END AS ch
 ),
 b AS (
-  SELECT s, e, m, ch, e >= m AS open, date_trunc('hour', e) AS fh, date_trunc('day', e) AS fd,
+  SELECT s, e, m, ch, e >= m AS open, date_trunc('hour', e) AS fh, date_trunc('day', e) AS fd, date_trunc('day', m) AS dm,
          CASE WHEN ch > date_trunc('day', ch) THEN date_trunc('day', ch) + interval '1 day' ELSE ch END AS cd
   FROM b0
 )`;
@@ -64,8 +65,12 @@ rolled AS (${
   days
     ? [
         rolled('check_statuses_1h', 'ch', `least(cd, CASE WHEN open THEN m ELSE fh END)`),
-        rolled('check_statuses_1d', 'cd', `CASE WHEN open THEN m ELSE fd END`),
-        rolled('check_statuses_1h', `CASE WHEN open THEN ${INF} ELSE greatest(fd, cd) END`, 'fh'),
+        rolled('check_statuses_1d', 'cd', `CASE WHEN open THEN dm ELSE fd END`),
+        rolled(
+          'check_statuses_1h',
+          `greatest(CASE WHEN open THEN dm ELSE fd END, cd)`,
+          `CASE WHEN open THEN m ELSE fh END`,
+        ),
       ].join('\n  UNION ALL')
     : rolled('check_statuses_1h', 'ch', `CASE WHEN open THEN m ELSE fh END`)
 }
