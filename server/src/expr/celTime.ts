@@ -5,25 +5,10 @@
 import type { CelRegistrar } from './celFunctions.js';
 import { toCelDuration } from './celValues.js';
 import { CelDuration, parseDuration } from './duration.js';
+import { DAYS, MONTHS } from './gofmt.js';
 
 const TS = 'google.protobuf.Timestamp';
 const DUR = 'google.protobuf.Duration';
-
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 type Field =
   | 'year'

@@ -263,7 +263,7 @@ function pad(text: string, spec: Spec, numeric: boolean): string {
   return ' '.repeat(fill) + text;
 }
 
-const MONTHS = [
+export const MONTHS = [
   'January',
   'February',
   'March',
@@ -277,7 +277,7 @@ const MONTHS = [
   'November',
   'December',
 ];
-const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+export const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 /** Layout chunks in the order Go's time package recognises them at each position. */
 const LAYOUT_CHUNKS: Array<[string, (d: Date) => string]> = [
