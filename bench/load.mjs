@@ -5,7 +5,9 @@
 // config: { url, connections, warmupSeconds, durationSeconds, seed,
 //           urls?: [url, ...],                        // several servers and no balancer: the connections
 //                                                      // are split among them round-robin (one autocannon each)
-//           shapes: [{ name, path, headers, values? }],  // {0}, {1}… in path: items of a random values entry
+//           connectionRate?: N,                       // requests a second per connection (default: as fast as answered)
+//           shapes: [{ name, path, headers, values?, conditional? }],  // {0}, {1}… in path: items of a random
+//                                                      // values entry; conditional: If-None-Match with the last ETag
 //           sequence: [shapeIndex, ...] }             // each connection cycles through it
 // Per shape: the latency of its answers below 400, and `failed` (answers of 400 or more).
 import autocannon from 'autocannon';
@@ -65,17 +67,23 @@ function runOne(url, connections, seconds, measure, { random, overall, perShape,
         const v = shape.values?.[Math.floor(random() * shape.values.length)];
         const path = v ? shape.path.replace(/\{(\d)\}/g, (_, k) => v[Number(k)]) : shape.path;
         context.started = performance.now();
-        return { ...req, path };
+        // A conditional shape sends the ETag of this connection's previous answer, as the console's poll does.
+        const etag = shape.conditional ? context.etags?.[index] : undefined;
+        return { ...req, path, headers: etag ? { ...req.headers, 'if-none-match': etag } : req.headers };
       },
-      onResponse(status, _body, context) {
+      onResponse(status, _body, context, headers) {
+        if (shape.conditional && headers?.etag) (context.etags ??= {})[index] = headers.etag;
         if (measure && status < 400) perShape[index].push(performance.now() - context.started);
         else if (measure) failed[index]++;
       },
     };
   });
   return new Promise((resolve, reject) => {
-    const instance = autocannon({ url, connections, duration: seconds, requests, timeout: 30 }, (err, result) =>
-      err ? reject(err) : resolve(result),
+    // connectionRate: each connection sends at most that many requests a second (a reader's pace).
+    const rate = config.connectionRate ? { connectionRate: config.connectionRate } : {};
+    const instance = autocannon(
+      { url, connections, duration: seconds, requests, timeout: 30, ...rate },
+      (err, result) => (err ? reject(err) : resolve(result)),
     );
     // autocannon's own histogram keeps whole milliseconds; keep the exact response times too.
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
@@ -109,7 +117,8 @@ async function run(seconds, measure) {
     latency: results[0].latency,
     errors: sum((r) => r.errors),
     timeouts: sum((r) => r.timeouts),
-    non2xx: sum((r) => r.non2xx),
+    // Answers of 400 or more (a 304 to a conditional poll is an answer, not an error).
+    non2xx: Object.entries(statusCodeStats).reduce((a, [k, v]) => a + (Number(k) >= 400 ? v.count : 0), 0),
     statusCodeStats,
   };
   return { result, overall: shared.overall, perShape: shared.perShape, failed: shared.failed };

@@ -12,7 +12,10 @@
 // 300 ms and 0 errors, and the 2-replica/1-replica throughput ratio.
 //
 // Flags: --duration 300 (s, each phase), --warmup 10 (s), --readers 200, --replicas 2,1 (phases),
-// --checks 2000, --configs 10000, --components 1000, --incidents 5000, --pool 10 (each server's).
+// --checks 2000, --configs 10000, --components 1000, --incidents 5000, --pool 10 (each server's),
+// --reader-rate R (each reader sends at most R requests a second; default: the next request as soon
+// as an answer came, i.e. a saturating load), --console (the health page's own poll: the summary in
+// format=console with If-None-Match from the reader's previous answer, so an unchanged one is a 304).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,6 +51,8 @@ const size = {
   incidents: numberFlag(flags, 'incidents', 5_000),
 };
 const pool = numberFlag(flags, 'pool', 10);
+const readerRate = flags['reader-rate'] ? numberFlag(flags, 'reader-rate', 0) : 0;
+const consolePoll = flags.console !== undefined;
 
 const DB = 'opsdeck_bench_load';
 const ADMIN = { email: 'bench-admin@opsdeck.local', password: 'opsdeck-bench-password' };
@@ -67,7 +72,14 @@ function shapes(cookie: string) {
   const headers = { cookie, accept: 'application/json' };
   const counted = { ...headers, prefer: 'count=exact' };
   return [
-    { name: 'health summary (start=1h)', path: '/api/canary/api/summary?start=1h', headers },
+    consolePoll
+      ? {
+          name: 'health summary (console poll)',
+          path: '/api/canary/api/summary?start=1h&format=console',
+          headers,
+          conditional: true,
+        }
+      : { name: 'health summary (start=1h)', path: '/api/canary/api/summary?start=1h', headers },
     {
       name: 'catalog list',
       path: `/api/db/config_items?select=${enc(CATALOG_COLUMNS)}&deleted_at=is.null&order=name.asc.nullslast,id&limit=50&offset={0}`,
@@ -110,6 +122,7 @@ async function load(urls: string[], cookie: string): Promise<LoadResult> {
     JSON.stringify({
       urls,
       connections: readers,
+      ...(readerRate > 0 ? { connectionRate: readerRate } : {}),
       warmupSeconds: warmup,
       durationSeconds: duration,
       seed: 42,
@@ -144,7 +157,9 @@ async function main() {
   log(
     `Load: ${readers} concurrent readers for ${duration} s (after ${warmup} s of warm-up) per phase, ` +
       `${phases.join(' then ')} replica(s) on one PostgreSQL, no balancer (connections split round-robin); ` +
-      `${os.cpus().length} CPUs, load average ${loadavg()} now.`,
+      `${os.cpus().length} CPUs, load average ${loadavg()} now; ` +
+      (readerRate > 0 ? `each reader at most ${readerRate} request(s)/s` : 'each reader sends as soon as answered') +
+      (consolePoll ? ', the summary as the console polls it (format=console, If-None-Match).' : '.'),
   );
   await recreateDatabase(DB);
   const db = await openPostgres(databaseUrl(DB), 2);
