@@ -312,10 +312,12 @@ spec:
 `);
     expect(res.status).toBe(400);
     const body = (await res.json()) as { errors: { path: string; line: number; column: number; message: string }[] };
+    // Each position is the problem's own place in the YAML: the unclosed `for (` at its `{`, the
+    // template's unclosed action, the end of the incomplete selector.
     expect(body.errors.map((e) => [e.path, e.line, e.column])).toEqual([
-      ['spec.file[0].transform.javascript', 10, 21],
-      ['spec.file[0].transform.gotemplate', 13, 21],
-      ['spec.file[0].transform.mask[0].selector', 15, 23],
+      ['spec.file[0].transform.javascript', 11, 50],
+      ['spec.file[0].transform.gotemplate', 13, 46],
+      ['spec.file[0].transform.mask[0].selector', 15, 37],
     ]);
     // The line and column inside each script too.
     expect(body.errors[0]!.message).toMatch(/JavaScript.*\(at line 1, column \d+ of the javascript\)/);

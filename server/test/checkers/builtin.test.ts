@@ -36,7 +36,7 @@ describe('built-in checkers', () => {
         test: { expr: 'true' },
         display: { template: '{{.code}}' },
         transform: { javascript: '[]' },
-        metrics: [{ name: 'm', value: 'x' }],
+        metrics: [{ name: 'm', type: 'gauge', value: 'x' }],
         transformDeleteStrategy: 'MarkHealthy',
         fieldFromTheFuture: { kept: true },
         ...spec,
