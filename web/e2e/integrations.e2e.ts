@@ -199,9 +199,14 @@ describe('integrations', () => {
     const { rows } = await app.db.query<{ spec: unknown; source: string }>(
       `SELECT spec, source FROM incident_rules WHERE name = 'payments-down' AND deleted_at IS NULL`,
     );
+    // Stored as POST /api/incidents/rules stores it: the form's fields with the rule's defaults.
     expect(rows).toEqual([
       {
         spec: {
+          name: 'payments-down',
+          priority: 0,
+          breakOnMatch: false,
+          autoResolve: { enabled: false },
           components: [{ types: ['API'] }],
           filter: { status: ['unhealthy'] },
           template: { title: '{{.component.name}} is down' },
