@@ -1,7 +1,7 @@
 // Test projects: `unit` (pure modules, tests beside the code), `integration` (server/test: real
 // databases, sockets and child processes, hence the long timeouts and process isolation) and
 // `e2e` (web/e2e: the built console in headless Chromium against a real server started in-process;
-// one file at a time, since each starts a server and a browser).
+// two files at a time like the rest: each starts its own server on a free port and its own browser).
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -38,7 +38,6 @@ export default defineConfig({
           include: ['web/e2e/**/*.e2e.ts'],
           environment: 'node',
           pool: 'forks',
-          fileParallelism: false,
           env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
           globalSetup: ['web/e2e/global-setup.ts'],
           // expect.poll's default of 1 s is shorter than a loaded machine takes to render a change
