@@ -26,7 +26,15 @@ import {
   startServer,
   type Child,
 } from './lib.js';
-import { LATENESS_GOAL_MS, PERIOD_MS, PLANNED_SQL, analyse, applyCanaries, startTarget } from './healthRuns.js';
+import {
+  LATENESS_GOAL_MS,
+  PERIOD_MS,
+  PLANNED_SQL,
+  analyse,
+  applyCanaries,
+  drainPlanned,
+  startTarget,
+} from './healthRuns.js';
 
 const flags = parseFlags(process.argv.slice(2));
 const list = (name: string, fallback: string) =>
@@ -100,16 +108,8 @@ async function run(replicas: number, checks: number): Promise<Run> {
     const load = loadavg();
     // Let the runs planned before the end of the window finish.
     const probe = await openPostgres(databaseUrl(DB), 1);
-    const drainStart = Date.now();
     try {
-      while (Date.now() - drainStart < drainS * 1000) {
-        const { rows } = await probe.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM canaries WHERE deleted_at IS NULL AND next_runtime < $1`,
-          [new Date(windowEnd)],
-        );
-        if (rows[0]!.n === 0) break;
-        await sleep(1000);
-      }
+      await drainPlanned(probe, windowEnd, drainS);
     } finally {
       await probe.close();
     }

@@ -55,7 +55,15 @@ import {
   startChild,
   startServer,
 } from './lib.js';
-import { LATENESS_GOAL_MS, PERIOD_MS, PLANNED_SQL, analyse, applyCanaries, startTarget } from './healthRuns.js';
+import {
+  LATENESS_GOAL_MS,
+  PERIOD_MS,
+  PLANNED_SQL,
+  analyse,
+  applyCanaries,
+  drainPlanned,
+  startTarget,
+} from './healthRuns.js';
 
 const flags = parseFlags(process.argv.slice(2));
 const part = String(flags.part ?? 'all');
@@ -382,14 +390,7 @@ async function engineRun(kind: 'postgres' | 'pglite', totalChecks: number, pool:
     if (kind === 'postgres') {
       const probe = await openPostgres(databaseUrl(ENGINE_DB), 1);
       try {
-        while (Date.now() - drainStart < drainS * 1000) {
-          const { rows } = await probe.query<{ n: number }>(
-            `SELECT count(*)::int AS n FROM canaries WHERE deleted_at IS NULL AND next_runtime < $1`,
-            [new Date(windowEnd)],
-          );
-          if (rows[0]!.n === 0) break;
-          await sleep(1000);
-        }
+        await drainPlanned(probe, windowEnd, drainS);
       } finally {
         await probe.close();
       }

@@ -3,7 +3,7 @@
 // time, and the analysis of a measured window (lateness of every check run against its planned
 // time, missed runs). How lateness is measured: see the top of bench/health.ts.
 import path from 'node:path';
-import type { Database } from '../server/src/db/database.js';
+import type { Database, Queryable } from '../server/src/db/database.js';
 import { parseCanary } from '../server/src/health/canary.js';
 import type { Checker } from '../server/src/health/checker.js';
 import { httpChecker } from '../server/src/health/checkers/http.js';
@@ -243,4 +243,17 @@ export async function analyse(db: Database, ws: number, we: number, stopAt: numb
     skippedSlots,
     rollups,
   };
+}
+
+/** Waits (at most `seconds`) until no canary is still due before `windowEnd`: the window's runs finished. */
+export async function drainPlanned(db: Queryable, windowEnd: number, seconds: number): Promise<void> {
+  const start = Date.now();
+  while (Date.now() - start < seconds * 1000) {
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM canaries WHERE deleted_at IS NULL AND next_runtime < $1`,
+      [new Date(windowEnd)],
+    );
+    if (rows[0]!.n === 0) return;
+    await sleep(1000);
+  }
 }
