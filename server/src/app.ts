@@ -15,6 +15,7 @@ import { PlaybookScheduleTrigger } from './playbooks/scheduleTrigger.js';
 import { PlaybookTriggerConsumer } from './playbooks/triggerConsumer.js';
 import { EventRouter } from './jobs/eventQueue.js';
 import { rollupCheckStatuses } from './health/rollup.js';
+import { SketchEdgeJob } from './health/edges.js';
 import { RetentionRunner } from './retention/runner.js';
 import { seedDemo } from './demo/index.js';
 import { createHttpApp } from './http/app.js';
@@ -185,6 +186,11 @@ async function startEngines(ctx: AppContext): Promise<(deadline?: number) => Pro
     );
   }, ROLLUP_EVERY_MS);
   rollups.unref();
+  // The summary's edges (two rows per check answer any range), one replica at a time.
+  const edges = new SketchEdgeJob(ctx.db, ctx.config.retentionDays.check_statuses_1d, (e) =>
+    logger('health').error(`summary edges: ${e.message}`),
+  );
+  edges.start();
   // Retention of every growing table (RETENTION_*_DAYS), each table under its own lease (retention/).
   const retention = new RetentionRunner(ctx.db, { days: ctx.config.retentionDays, leases: ctx.leases });
   retention.start();
@@ -195,6 +201,7 @@ async function startEngines(ctx: AppContext): Promise<(deadline?: number) => Pro
     // to the queue with their action marked for retry (release), not failed.
     const stopped = Promise.allSettled([
       retention.stop(),
+      edges.stop(),
       ctx.health.stop(),
       ctx.topology.stop(),
       ctx.catalog.stop(),

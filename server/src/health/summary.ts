@@ -7,6 +7,7 @@ import type { Database, Queryable } from '../db/database.js';
 import { logger } from '../log.js';
 import { parseDuration } from '../connections/duration.js';
 import { liveStatsFor, statsFor } from './summaryStats.js';
+import { edgeFigures, type RangeFigures } from './edgeFigures.js';
 
 const log = logger('health');
 
@@ -48,6 +49,29 @@ LEFT JOIN s ON s.check_id = c.id${ITEM}${labelFilter(labels)}`;
 export function summarySqlFor(start: Date, end: Date, accurate = false): string {
   return `WITH ${(accurate ? statsFor : liveStatsFor)(start, end)}${summaryOutput('$3')}`;
 }
+
+/** The `s` CTE from figures computed in the server (edgeFigures.ts), passed as arrays ($2–$10). */
+const FIGURES_S = `s AS (
+  SELECT * FROM unnest($2::uuid[], $3::bigint[], $4::bigint[], $5::timestamptz[], $6::timestamptz[],
+                       $7::int[], $8::int[], $9::int[], $10::int[])
+    AS s(check_id, passed, failed, last_pass, last_fail, p95, p97, p99, rolling1h)
+)`;
+
+/** The summary from figures computed in the server ($1 the label filter, then figuresParams). */
+export const FIGURES_SUMMARY_SQL = `WITH ${FIGURES_S}${summaryOutput('$1')}`;
+
+/** The parameters $2–$10 of FIGURES_SUMMARY_SQL. */
+export const figuresParams = (f: RangeFigures) => [
+  f.check_id,
+  f.passed,
+  f.failed,
+  f.last_pass,
+  f.last_fail,
+  f.p95,
+  f.p97,
+  f.p99,
+  f.rolling1h,
+];
 
 /**
  * The precomputed figures of a range ($1 the range key) with the runs recorded since they were
@@ -162,13 +186,14 @@ export async function refreshSummary(
     const end = new Date();
     const start = new Date(end.getTime() - range.ms);
     await tx.query(`DELETE FROM check_summaries WHERE range_key = $1`, [range.key]);
-    const inserted = await tx.query(
-      `WITH ${liveStatsFor(start, end)}
-       INSERT INTO check_summaries (range_key, check_id, passed, failed, last_pass, last_fail, p95, p97, p99, rolling1h)
-       SELECT $3, s.check_id, s.passed, s.failed, s.last_pass, s.last_fail, s.p95, s.p97, s.p99, s.rolling1h
-       FROM s JOIN checks c ON c.id = s.check_id`,
-      [start, end, range.key],
-    );
+    // From the edges (two rows per check) when they are built, else from statuses and roll-ups.
+    const figures = await edgeFigures(tx, start, end);
+    const insert = (key: string) => `INSERT INTO check_summaries (range_key, check_id, passed, failed, last_pass, last_fail, p95, p97, p99, rolling1h)
+       SELECT ${key}, s.check_id, s.passed, s.failed, s.last_pass, s.last_fail, s.p95, s.p97, s.p99, s.rolling1h
+       FROM s JOIN checks c ON c.id = s.check_id`;
+    const inserted = figures
+      ? await tx.query(`WITH ${FIGURES_S} ${insert('$1')}`, [range.key, ...figuresParams(figures)])
+      : await tx.query(`WITH ${liveStatsFor(start, end)} ${insert('$3')}`, [start, end, range.key]);
     await tx.query(`UPDATE check_summary_ranges SET computed_at = $2, refreshed_by = $3 WHERE range_key = $1`, [
       range.key,
       end,

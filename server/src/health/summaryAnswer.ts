@@ -8,7 +8,8 @@ import type { Database } from '../db/database.js';
 import { HttpError } from '../auth/middleware.js';
 import { acceptsGzip } from '../http/encoding.js';
 import { healthWrites } from './store.js';
-import { freshComputedAt, precomputedRangeOf, summarySqlFor } from './summary.js';
+import { FIGURES_SUMMARY_SQL, figuresParams, freshComputedAt, precomputedRangeOf, summarySqlFor } from './summary.js';
+import { edgeFigures } from './edgeFigures.js';
 import { consoleRowOf, etagOf, gzipEtag, notModified } from './summaryConsole.js';
 import {
   gzipSummary,
@@ -40,6 +41,8 @@ const gzip = promisify(zlib.gzip);
 interface LiveAnswer {
   text: string;
   etag: string;
+  /** What the figures cover when they come from the edges (their ends rounded to edge instants). */
+  range?: string;
   console?: { ids: string[]; rows: string[] };
 }
 
@@ -92,9 +95,20 @@ export function summaryHandler(
     let entry = live.get(key);
     const hit = !noCache && !!entry && entry.writes === writes && now - entry.at < SUMMARY_CACHE_MS;
     if (!hit) {
-      const answer = db
-        .query<{ checks: string }>(summarySqlFor(start, end), [start, end, labels])
-        .then(({ rows }) => ({ text: rows[0]!.checks, etag: etagOf([SUMMARY_HEAD, rows[0]!.checks]) }));
+      const answer = (async (): Promise<LiveAnswer> => {
+        // Two rows per check from the edges (edgeFigures.ts); from statuses and roll-ups until
+        // the edges are built (a new database's first minute, or no replica runs the engines).
+        const f = await edgeFigures(db, start, end);
+        const { rows } = f
+          ? await db.query<{ checks: string }>(FIGURES_SUMMARY_SQL, [labels, ...figuresParams(f)])
+          : await db.query<{ checks: string }>(summarySqlFor(start, end), [start, end, labels]);
+        const text = rows[0]!.checks;
+        return {
+          text,
+          etag: etagOf([SUMMARY_HEAD, text]),
+          range: f ? `${f.from.toISOString()}/${f.to.toISOString()}` : undefined,
+        };
+      })();
       const e: LiveEntry = { at: now, writes, answer };
       entry = e;
       for (const [k, old] of live) if (now - old.at >= SUMMARY_CACHE_MS || old.writes !== writes) live.delete(k);
@@ -195,7 +209,11 @@ export function summaryHandler(
         },
         identity: a,
         streamKey: `l\n${key}`,
-        headers: { 'x-summary-source': 'live', 'x-summary-cache': hit ? 'hit' : 'miss' },
+        headers: {
+          'x-summary-source': 'live',
+          'x-summary-cache': hit ? 'hit' : 'miss',
+          ...(a.range ? { 'x-summary-range': a.range } : {}),
+        },
       };
     }
 

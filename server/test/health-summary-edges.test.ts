@@ -1,0 +1,222 @@
+// The health summary's figures from the edges (migration 0031, health/edges.ts, edgeFigures.ts)
+// against brute force (issue 20): 10 days of runs written straight into check_statuses, rolled up,
+// the raw runs older than 4 days deleted (as retention does: the first edge job builds that part
+// from the hourly roll-ups' sketches), a check created mid-range, a deleted check, runs recorded
+// after the edges were built (late, and a backfill 3 days back), and runs after the latest edge.
+// For the usual ranges and custom ones, every check's counts and last pass/failure must be exact
+// over the range the figures say they cover, and p95/p97/p99 within the sketch's stated error.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rollupCheckStatuses } from '../src/health/rollup.js';
+import { buildSketchEdges, EDGE_STEP_MS } from '../src/health/edges.js';
+import { edgeFigures, type RangeFigures } from '../src/health/edgeFigures.js';
+import { SKETCH_RELATIVE_ERROR } from '../src/health/sketch.js';
+import { FIGURES_SUMMARY_SQL, figuresParams } from '../src/health/summary.js';
+import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+
+interface Run {
+  t: number;
+  ok: boolean;
+  d: number;
+}
+
+function random(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Figures {
+  passed: number;
+  failed: number;
+  last_pass: string | null;
+  last_fail: string | null;
+  p95: number | null;
+  p97: number | null;
+  p99: number | null;
+}
+
+/** The exact figures of the runs in [from, to) (or [from, to] when `closed`). */
+function bruteForce(runs: readonly Run[], from: number, to: number, closed: boolean): Figures {
+  const inRange = runs.filter((r) => r.t >= from && (closed ? r.t <= to : r.t < to));
+  const sorted = inRange.map((r) => r.d).sort((a, b) => a - b);
+  const pd = (q: number) => (sorted.length ? sorted[Math.max(1, Math.ceil(q * sorted.length)) - 1]! : null);
+  const last = (ok: boolean) => {
+    const ts = inRange.filter((r) => r.ok === ok).map((r) => r.t);
+    return ts.length ? new Date(Math.max(...ts)).toISOString() : null;
+  };
+  return {
+    passed: inRange.filter((r) => r.ok).length,
+    failed: inRange.filter((r) => !r.ok).length,
+    last_pass: last(true),
+    last_fail: last(false),
+    p95: pd(0.95),
+    p97: pd(0.97),
+    p99: pd(0.99),
+  };
+}
+
+function figuresOf(f: RangeFigures, id: string): Figures {
+  const i = f.check_id.indexOf(id);
+  if (i < 0) return { passed: 0, failed: 0, last_pass: null, last_fail: null, p95: null, p97: null, p99: null };
+  return {
+    passed: f.passed[i]!,
+    failed: f.failed[i]!,
+    last_pass: f.last_pass[i]!,
+    last_fail: f.last_fail[i]!,
+    p95: f.p95[i]!,
+    p97: f.p97[i]!,
+    p99: f.p99[i]!,
+  };
+}
+
+function expectFigures(got: Figures, want: Figures, what: string) {
+  expect([got.passed, got.failed, got.last_pass, got.last_fail], what).toEqual([
+    want.passed,
+    want.failed,
+    want.last_pass,
+    want.last_fail,
+  ]);
+  for (const p of ['p95', 'p97', 'p99'] as const) {
+    if (want[p] === null) {
+      expect(got[p], `${what} ${p}`).toBeNull();
+      continue;
+    }
+    expect(Math.abs(Number(got[p]) - want[p]), `${what} ${p}: ${got[p]} vs exact ${want[p]}`).toBeLessThanOrEqual(
+      SKETCH_RELATIVE_ERROR * want[p],
+    );
+  }
+}
+
+describe.each(databaseKinds())('health summary from edges against brute force on %s', (kind) => {
+  let test: TestDatabase;
+  const runs: Record<string, Run[]> = { steady: [], bimodal: [], late: [], gone: [] };
+  const ids: Record<string, string> = {};
+  const now = Date.now();
+  const rnd = random(31);
+  const jobs: Array<Awaited<ReturnType<typeof buildSketchEdges>>> = [];
+
+  async function write(name: string, items: Run[]) {
+    for (let i = 0; i < items.length; i += 500) {
+      const chunk = items.slice(i, i + 500);
+      await test.db.query(
+        `INSERT INTO check_statuses (check_id, time, status, duration)
+         SELECT $1, t, ok, d FROM unnest($2::timestamptz[], $3::boolean[], $4::int[]) AS u(t, ok, d)
+         ON CONFLICT DO NOTHING`,
+        [ids[name], chunk.map((r) => new Date(r.t)), chunk.map((r) => r.ok), chunk.map((r) => r.d)],
+      );
+    }
+    runs[name]!.push(...items);
+  }
+
+  function history(from: number, to: number, every: number, duration: () => number, failEvery = 37): Run[] {
+    const out: Run[] = [];
+    let i = 0;
+    for (let t = from; t < to; t += every) out.push({ t: t + Math.floor(rnd() * MIN), ok: i++ % failEvery !== 0, d: duration() });
+    return out.filter((r) => r.t < to);
+  }
+
+  beforeAll(async () => {
+    test = await openTestDatabase(kind);
+    const { rows } = await test.db.query<{ id: string }>(
+      `INSERT INTO canaries (name, namespace, spec) VALUES ('edges', 'team-e', '{}') RETURNING id::text`,
+    );
+    for (const name of Object.keys(runs)) {
+      const r = await test.db.query<{ id: string }>(
+        `INSERT INTO checks (canary_id, type, name) VALUES ($1, 'http', $2) RETURNING id::text`,
+        [rows[0]!.id, name],
+      );
+      ids[name] = r.rows[0]!.id;
+    }
+    const upTo = now - 20 * MIN;
+    await write('steady', history(now - 10 * DAY, upTo, 7 * MIN, () => 40 + Math.floor(rnd() * rnd() * 400)));
+    await write(
+      'bimodal',
+      history(now - 9 * DAY - 3 * HOUR, upTo, 11 * MIN, () => (rnd() < 0.9 ? Math.floor(rnd() * 3) : 2_000 + Math.floor(rnd() * 9_000)), 5),
+    );
+    await write('late', history(now - 2 * DAY - 5 * HOUR, upTo, 5 * MIN, () => Math.round(10 / Math.pow(1 - rnd(), 1 / 1.1))));
+    await write('gone', history(now - 6 * DAY, upTo, 13 * MIN, () => 500));
+    await rollupCheckStatuses(test.db, new Date(now - 11 * DAY));
+    // Retention kept the raw runs of the last 4 days (from a whole hour): older ones are in the roll-ups.
+    const kept = Math.floor((now - 4 * DAY) / HOUR) * HOUR;
+    await test.db.query(`DELETE FROM check_statuses WHERE time < $1`, [new Date(kept)]);
+    jobs.push(await buildSketchEdges(test.db));
+    // Recorded after the edges were built: runs since (some timed before the latest edge), a
+    // backfill three days back, and the deleted check.
+    await write('steady', history(upTo + 1_000, now - 2_000, 2 * MIN, () => 9_000));
+    await write('late', history(upTo + 1_000, now - 2_000, 3 * MIN, () => 0));
+    await write('bimodal', history(now - 3 * DAY, now - 3 * DAY + 2 * HOUR, 4 * MIN, () => 7_777, 3));
+    await test.db.query(`UPDATE checks SET deleted_at = now() WHERE id = $1`, [ids.gone]);
+    jobs.push(await buildSketchEdges(test.db));
+  }, 180_000);
+
+  afterAll(async () => {
+    await test?.close();
+  });
+
+  it('built the history from roll-ups and raw runs, then folded the late runs in', async () => {
+    expect(jobs[0]!.ran).toBe(true);
+    expect(jobs[0]!.points).toBeGreaterThan(8 + 3 * 24);
+    expect(jobs[1]!.ran).toBe(true);
+    // The backfill (30 runs) and the runs timed before the latest edge.
+    expect(jobs[1]!.late).toBeGreaterThanOrEqual(30);
+    const { rows } = await test.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM job_history WHERE name = 'CheckSketchEdges'`);
+    expect(rows[0]!.n).toBe(2);
+  });
+
+  const ranges: Array<[string, number, number | null]> = [
+    ['1h', now - HOUR, null],
+    ['24h', now - DAY, null],
+    ['7d', now - 7 * DAY, null],
+    ['30d', now - 30 * DAY, null],
+    ['custom 3d−17m … 1d5h3m', now - 3 * DAY - 17 * MIN, now - DAY - 5 * HOUR - 3 * MIN],
+    ['custom 9d2h … 8d3h (daily edges, from roll-ups)', now - 9 * DAY - 2 * HOUR, now - 8 * DAY - 3 * HOUR],
+    ['custom 6d … 5d (hourly edges, from roll-ups)', now - 6 * DAY, now - 5 * DAY],
+    ['custom 2h30m … 1h10m (5-minute edges)', now - 150 * MIN, now - 70 * MIN],
+  ];
+
+  it.each(ranges)('counts exactly and within the error over %s', async (what, s, e) => {
+    const end = e ?? Date.now();
+    const f = await edgeFigures(test.db, new Date(s), new Date(end));
+    expect(f, 'the edges answer').toBeDefined();
+    const from = f!.from.getTime();
+    const to = f!.to.getTime();
+    // The ends move to the nearest edge: at most half a grid step (5 min, an hour, a day).
+    const step = (t: number) => (now - t <= 3 * HOUR ? EDGE_STEP_MS : now - t <= 8 * DAY ? HOUR : DAY);
+    if (s > now - 10 * DAY) expect(Math.abs(from - s), `${what}: start ${f!.from.toISOString()}`).toBeLessThanOrEqual(step(s) / 2);
+    if (e !== null) expect(Math.abs(to - e), `${what}: end`).toBeLessThanOrEqual(step(e) / 2);
+    else expect(to).toBe(end);
+    for (const name of ['steady', 'bimodal', 'late']) {
+      expectFigures(figuresOf(f!, ids[name]!), bruteForce(runs[name]!, from, to, e === null), `${what} ${name}`);
+    }
+  });
+
+  it('answers the summary from the figures, without the deleted check', async () => {
+    const f = (await edgeFigures(test.db, new Date(now - DAY), new Date()))!;
+    const { rows } = await test.db.query<{ checks: string }>(FIGURES_SUMMARY_SQL, [null, ...figuresParams(f)]);
+    const items = JSON.parse(rows[0]!.checks) as Array<{ id: string; uptime: { passed: number; failed: number } }>;
+    expect(items.map((i) => i.id).sort()).toEqual([ids.steady, ids.bimodal, ids.late].sort());
+    const steady = items.find((i) => i.id === ids.steady)!;
+    expect(steady.uptime.passed).toBe(figuresOf(f, ids.steady!).passed);
+  });
+
+  it('runs the job on one replica at a time', async () => {
+    const both = await Promise.all([buildSketchEdges(test.db), buildSketchEdges(test.db)]);
+    expect(both.filter((r) => r.ran).length).toBeLessThanOrEqual(1);
+    // And the latest edges do not change when nothing new was recorded.
+    const latest = `SELECT count(*)::int AS n, sum(total)::text AS s FROM check_sketch_edges
+      WHERE at = (SELECT built_to FROM check_sketch_state)`;
+    const before = await test.db.query<{ n: number; s: string }>(latest);
+    const again = await buildSketchEdges(test.db);
+    const after = await test.db.query<{ n: number; s: string }>(latest);
+    if (again.points === 0) expect(after.rows[0]).toEqual(before.rows[0]);
+    else expect(after.rows[0]!.n).toBeGreaterThanOrEqual(before.rows[0]!.n);
+    expect(Number(before.rows[0]!.s)).toBeGreaterThan(0);
+  });
+});
