@@ -12,13 +12,18 @@
 // shifted back by whole days. A stopped generation resumes with --reuse. The ranges end at the generation time.
 //
 // Flags: --db postgres|pglite|all (default postgres), --checks 10000, --pglite-checks (default
-// --checks), --runs 4, --reuse, --pglite-dir /tmp/opsdeck-bench-sketch-pglite.
+// --checks), --runs 4, --reuse, --pglite-dir /tmp/opsdeck-bench-sketch-pglite, --compare (also the
+// summary computed in SQL: the sketch merge and the mean of percentiles; minutes per range).
 import fs from 'node:fs';
 import { openPglite, openPostgres, type Database } from '../server/src/db/database.js';
 import { migrate } from '../server/src/db/migrate.js';
 import { rollupCheckStatuses } from '../server/src/health/rollup.js';
+import { buildSketchEdges } from '../server/src/health/edges.js';
+import { edgeFigures } from '../server/src/health/edgeFigures.js';
 import {
   PRECOMPUTED_RANGES,
+  FIGURES_SUMMARY_SQL,
+  figuresParams,
   PRECOMPUTED_SUMMARY_SQL,
   refreshSummary,
   summarySqlFor,
@@ -136,7 +141,104 @@ async function timeQuery(db: Database, sql: string, params: unknown[]): Promise<
   return performance.now() - t;
 }
 
+/**
+ * The figures from the edges (migration 0031), as requests and the refresher get them: the first
+ * edge job (it builds the history from the roll-ups and raw runs), then a tail of 5 minutes of
+ * runs after the latest edge (the most a request reads raw), then each range back from now and
+ * two custom ones: the figures (edgeFigures) and the JSON of every check (FIGURES_SUMMARY_SQL),
+ * cold (a new pool, nothing in the server's memory) and warm.
+ */
+async function measureEdges(label: string, open: () => Promise<Database>): Promise<void> {
+  const db = await open();
+  const out: (string | number)[][] = [];
+  try {
+    const { rows: st } = await db.query<{ built_to: Date | null }>(`SELECT built_to FROM check_sketch_state`);
+    if (!st[0]!.built_to) {
+      const t = performance.now();
+      const r = await buildSketchEdges(db);
+      log(`  first edge job: ${((performance.now() - t) / 1000).toFixed(1)} s, ${r.points} instants, ${r.rows} rows`);
+    }
+    const t = performance.now();
+    const again = await buildSketchEdges(db);
+    log(`  edge job when up to date: ${Math.round(performance.now() - t)} ms (${again.points} new instants, ${again.rows} rows)`);
+    // The worst tail a request reads: 5 minutes of runs of every check since the latest edge.
+    const { rows: b } = await db.query<{ built_to: Date }>(`SELECT built_to FROM check_sketch_state`);
+    await db.query(`DELETE FROM check_statuses WHERE time >= $1`, [b[0]!.built_to]);
+    await db.query(
+      `INSERT INTO check_statuses (check_id, time, status, duration)
+       SELECT c.id, $1::timestamptz + g * interval '1 minute' + (abs(hashtext(c.id::text)) % 60000) * interval '1 millisecond',
+              true, round(80 * exp(random() * random() * 1.5))::int
+       FROM checks c CROSS JOIN generate_series(0, 4) g`,
+      [b[0]!.built_to],
+    );
+  } finally {
+    await db.close();
+  }
+  const now = Date.now();
+  const ranges: Array<[string, number, number]> = [
+    ['1h', now - HOUR, now],
+    ['24h', now - DAY, now],
+    ['7d', now - 7 * DAY, now],
+    ['30d', now - 30 * DAY, now],
+    ['custom 3d-17m … 1d5h3m', now - 3 * DAY - 17 * 60_000, now - DAY - 5 * HOUR - 3 * 60_000],
+    ['custom 20d-41m … 2d7m', now - 20 * DAY - 41 * 60_000, now - 2 * DAY - 7 * 60_000],
+  ];
+  for (const [name, s, e] of ranges) {
+    const pool = await open();
+    try {
+      const once = async () => {
+        const t0 = performance.now();
+        const f = await edgeFigures(pool, new Date(s), new Date(e));
+        if (!f) throw new Error('the edges did not answer');
+        const t1 = performance.now();
+        const { rows } = await pool.query<{ checks: string }>(FIGURES_SUMMARY_SQL, [null, ...figuresParams(f)]);
+        const t2 = performance.now();
+        return { figures: t1 - t0, json: t2 - t1, total: t2 - t0, bytes: rows[0]!.checks.length, n: f.check_id.length };
+      };
+      const cold = await once();
+      const warm: Array<Awaited<ReturnType<typeof once>>> = [];
+      for (let i = 0; i < Math.max(runs, 3); i++) warm.push(await once());
+      const med = (k: 'figures' | 'json' | 'total') => Math.round(median(warm.map((w) => w[k])));
+      out.push([
+        name,
+        cold.n,
+        Math.round(cold.figures),
+        Math.round(cold.json),
+        Math.round(cold.total),
+        med('figures'),
+        med('json'),
+        med('total'),
+      ]);
+    } finally {
+      await pool.close();
+    }
+  }
+  log(`\n${label}: summary from the edges (ms; cold = a new pool; load ${loadavg()})`);
+  printTable(
+    ['range', 'checks', 'cold figures', 'cold JSON', 'cold total', 'warm figures', 'warm JSON', 'warm total'],
+    out,
+  );
+  const db2 = await open();
+  try {
+    const { rows } = await db2.query<{ rows: string; bytes: string; sketch: string; times: string }>(
+      `SELECT count(*)::text AS rows, pg_total_relation_size('check_sketch_edges')::text AS bytes,
+              round(avg(octet_length(sketch)))::text AS sketch, (SELECT count(*) FROM check_sketch_edge_times)::text AS times
+       FROM check_sketch_edges`,
+    );
+    const r = rows[0]!;
+    log(`\n${label}: edges storage`);
+    printTable(
+      ['instants', 'rows', 'table + indexes MB', 'bytes per sketch (avg)'],
+      [[r.times, r.rows, (Number(r.bytes) / 1e6).toFixed(0), r.sketch]],
+    );
+  } finally {
+    await db2.close();
+  }
+}
+
 async function measure(label: string, open: () => Promise<Database>, until: Date): Promise<void> {
+  await measureEdges(label, open);
+  if (!flags.compare) return;
   const end = until;
   const ranges: Array<[string, Date, Date]> = [
     ['1h', new Date(end.getTime() - HOUR), end],
@@ -241,7 +343,7 @@ async function main() {
       until = await generate(db, checks);
       await db.close();
     }
-    await measure(`PostgreSQL, ${checks} checks`, () => openPostgres(url, 1, 300_000), until);
+    await measure(`PostgreSQL, ${checks} checks`, () => openPostgres(url, 4, 300_000), until);
   }
   if (dbChoice === 'pglite' || dbChoice === 'all') {
     let until: Date | undefined;

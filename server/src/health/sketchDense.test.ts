@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { edgeKept, gridPoints, EDGE_STEP_MS } from './edges.js';
+import { nearestEdge } from './edgeFigures.js';
+import { Sketch } from './sketch.js';
+import {
+  addDuration,
+  decodeSketch,
+  emptySketch,
+  encodeSketch,
+  mergeInto,
+  quantilesBetween,
+  sketchTotal,
+  type DenseSketch,
+} from './sketchDense.js';
+
+function random(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const rnd = random(7);
+const QS = [0.5, 0.95, 0.97, 0.99];
+const dense = (values: number[]) => {
+  const s = emptySketch();
+  for (const v of values) addDuration(s, v);
+  return s;
+};
+const sparse = (values: number[]) => {
+  const s = new Sketch();
+  for (const v of values) s.add(v);
+  return s;
+};
+
+describe('dense sketches (the edges of the summary)', () => {
+  const sets: Record<string, number[]> = {
+    'heavy tail': Array.from({ length: 3000 }, () => Math.round(10 / Math.pow(1 - rnd(), 1 / 1.1))),
+    'with zeros, growing down': [5000, 4000, 3, 2, 1, 0, 0, 7, ...Array.from({ length: 500 }, () => Math.round(rnd() * 9000))],
+    'all equal': Array.from({ length: 100 }, () => 250),
+  };
+
+  it.each(Object.entries(sets))('reports what the sparse sketch reports: %s', (_, values) => {
+    const d = dense(values);
+    expect(sketchTotal(d)).toBe(values.length);
+    expect(quantilesBetween(d, emptySketch(), emptySketch(), QS)).toEqual(sparse(values).quantiles(QS));
+  });
+
+  it('round-trips through its stored form, trimmed of empty bins', () => {
+    for (const values of Object.values(sets)) {
+      const d = dense(values);
+      const back = decodeSketch(encodeSketch(d));
+      expect(sketchTotal(back)).toBe(values.length);
+      expect(quantilesBetween(back, emptySketch(), emptySketch(), QS)).toEqual(sparse(values).quantiles(QS));
+      expect(back.counts[0]).toBeGreaterThan(0);
+      expect(back.counts[back.len - 1]).toBeGreaterThan(0);
+    }
+    expect(() => decodeSketch(encodeSketch(dense([1, 2, 3])).subarray(0, 3))).toThrow(/ends early/);
+    const neg: DenseSketch = { lo: 5, counts: new Float64Array([1, -1]), len: 2 };
+    expect(() => encodeSketch(neg)).toThrow(/whole number/);
+  });
+
+  it('gives the quantiles of a range as end minus start plus the runs since', () => {
+    const before = Array.from({ length: 2000 }, () => 20 + Math.round(rnd() * 30));
+    const inside = Array.from({ length: 700 }, () => 900 + Math.round(rnd() * 3000));
+    const tail = Array.from({ length: 50 }, () => Math.round(rnd() * 5));
+    const start = dense(before);
+    const end = dense(before);
+    mergeInto(end, dense(inside));
+    expect(quantilesBetween(end, start, dense(tail), QS)).toEqual(sparse([...inside, ...tail]).quantiles(QS));
+    // Merging is associative: (a + b) + c and a + (b + c) hold the same counts.
+    const [a, b, c] = [dense(before), dense(inside), dense(tail)];
+    const left = dense([]);
+    mergeInto(left, a);
+    mergeInto(left, b);
+    mergeInto(left, c);
+    const bc = dense([]);
+    mergeInto(bc, b);
+    mergeInto(bc, c);
+    const right = dense([]);
+    mergeInto(right, a);
+    mergeInto(right, bc);
+    expect(encodeSketch(left)).toEqual(encodeSketch(right));
+    expect(quantilesBetween(start, start, emptySketch(), QS)).toEqual([null, null, null, null]);
+  });
+});
+
+describe('the grid of edges', () => {
+  const HOUR = 3_600_000;
+  const DAY = 24 * HOUR;
+  const now = Date.UTC(2026, 10, 26, 13, 7, 12);
+
+  it('keeps 5-minute edges for 3 hours, hourly ones for 8 days, daily ones after', () => {
+    expect(edgeKept(Date.UTC(2026, 10, 26, 12, 55), now)).toBe(true);
+    expect(edgeKept(Date.UTC(2026, 10, 26, 12, 56), now)).toBe(false);
+    expect(edgeKept(Date.UTC(2026, 10, 26, 9, 55), now)).toBe(false);
+    expect(edgeKept(Date.UTC(2026, 10, 26, 9, 0), now)).toBe(true);
+    expect(edgeKept(Date.UTC(2026, 10, 17, 9, 0), now)).toBe(false);
+    expect(edgeKept(Date.UTC(2026, 10, 17, 0, 0), now)).toBe(true);
+  });
+
+  it('lists the kept points of a span in order, and only those', () => {
+    const pts = gridPoints(now - 10 * DAY, now, now);
+    expect(pts).toEqual([...pts].sort((a, b) => a - b));
+    expect(pts.every((p) => edgeKept(p, now))).toBe(true);
+    const fine = pts.filter((p) => now - p <= 3 * HOUR).length;
+    const hourly = pts.filter((p) => now - p > 3 * HOUR && now - p <= 8 * DAY).length;
+    expect(fine).toBe(36);
+    expect(hourly).toBeGreaterThanOrEqual(8 * 24 - 4);
+    expect(pts.filter((p) => now - p > 8 * DAY).length).toBe(2);
+    expect(gridPoints(now - EDGE_STEP_MS, now, now)).toHaveLength(1);
+  });
+
+  it('rounds a range end to the nearest edge, and a start before the first run to nothing', () => {
+    const times = [0, 100, 200, 300];
+    expect(nearestEdge(times, 10, 140, 300)).toBe(100);
+    expect(nearestEdge(times, 10, 160, 300)).toBe(200);
+    expect(nearestEdge(times, 10, 290, 200)).toBe(200);
+    expect(nearestEdge(times, 10, 5, 300)).toBeNull();
+  });
+});
