@@ -103,6 +103,29 @@ describe.runIf(process.env.TEST_DATABASE_URL)('remembered callers on postgres', 
     expect(await identity.authenticate(cookie)).toBeNull();
   });
 
+  it('refuses a forged signature of a remembered session (a remembered cookie skips the HMAC)', async () => {
+    const user = await createTestUser(test.db, 'admin');
+    const token = crypto.randomBytes(24).toString('base64url');
+    await test.db.query(
+      `INSERT INTO auth_sessions (token, person_id, expires_at) VALUES ($1, $2, now() + interval '1 day')`,
+      [token, user.id],
+    );
+    const signature = crypto.createHmac('sha256', SECRET).update(token).digest();
+    const cookie = (sig: Buffer) =>
+      new Headers({ cookie: `opsdeck.session_token=${encodeURIComponent(`${token}.${sig.toString('base64')}`)}` });
+    const start = replica.lookUps();
+    for (let i = 0; i < 3; i++) expect((await identity.authenticate(cookie(signature)))?.id).toBe(user.id);
+    expect(replica.lookUps() - start).toBe(1);
+
+    const forged = Buffer.from(signature);
+    forged[0]! ^= 1;
+    expect(await identity.authenticate(cookie(forged))).toBeNull();
+    expect(await identity.authenticate(new Headers({ cookie: `opsdeck.session_token=${token}` }))).toBeNull();
+    // Refused before any look-up, and the genuine cookie is still remembered.
+    expect((await identity.authenticate(cookie(signature)))?.id).toBe(user.id);
+    expect(replica.lookUps() - start).toBe(1);
+  });
+
   it('looks every caller up while its LISTEN connection is down, and remembers again once it is back', async () => {
     const user = await createTestUser(test.db, 'viewer');
     await identity.authenticate(bearer(user));

@@ -72,28 +72,37 @@ WHERE s.token = $1 AND s.expires_at > now() AND p.deleted_at IS NULL AND p.state
 GROUP BY p.id, s.expires_at`;
 
 /**
- * The session token from the signed session cookie ("token.signature", HMAC-SHA256 with the auth
- * secret, as better-auth writes it), or undefined when absent or forged.
+ * The signed session cookie's value ("token.signature", as better-auth writes it), decoded but not
+ * verified, or undefined when absent or malformed. Only the first session cookie counts.
  */
-export function sessionTokenFromCookie(cookieHeader: string | null, secret: string): string | undefined {
+export function sessionCookieValue(cookieHeader: string | null): string | undefined {
   if (!cookieHeader) return undefined;
   for (const part of cookieHeader.split(';')) {
     const eq = part.indexOf('=');
     if (eq < 0 || !sessionCookieNames.includes(part.slice(0, eq).trim())) continue;
-    let value: string;
     try {
-      value = decodeURIComponent(part.slice(eq + 1).trim());
+      return decodeURIComponent(part.slice(eq + 1).trim());
     } catch {
       return undefined;
     }
-    const dot = value.lastIndexOf('.');
-    if (dot < 1) return undefined;
-    const token = value.slice(0, dot);
-    const given = Buffer.from(value.slice(dot + 1), 'base64');
-    const expected = crypto.createHmac('sha256', secret).update(token).digest();
-    return given.length === expected.length && crypto.timingSafeEqual(given, expected) ? token : undefined;
   }
   return undefined;
+}
+
+/** The session token in a signed cookie value when its HMAC-SHA256 with the auth secret matches, else undefined. */
+export function verifiedSessionToken(value: string, secret: string): string | undefined {
+  const dot = value.lastIndexOf('.');
+  if (dot < 1) return undefined;
+  const token = value.slice(0, dot);
+  const given = Buffer.from(value.slice(dot + 1), 'base64');
+  const expected = crypto.createHmac('sha256', secret).update(token).digest();
+  return given.length === expected.length && crypto.timingSafeEqual(given, expected) ? token : undefined;
+}
+
+/** The session token from the signed session cookie, or undefined when absent or forged. */
+export function sessionTokenFromCookie(cookieHeader: string | null, secret: string): string | undefined {
+  const value = sessionCookieValue(cookieHeader);
+  return value === undefined ? undefined : verifiedSessionToken(value, secret);
 }
 
 /** Every statement this module runs per request: fixed text, values only as parameters. */
@@ -203,11 +212,17 @@ export async function createIdentity(config: Config, db: Database): Promise<Iden
       }
       // Sessions are checked here in one statement; better-auth's own session endpoint (which the web
       // calls to keep a session alive) refreshes expiry and cookies.
-      const sessionToken = sessionTokenFromCookie(headers.get('cookie'), secret);
-      if (!sessionToken) return null;
-      const entry =
-        (await remembered(`session:${sessionToken}`)) ??
-        (await lookUp(`session:${sessionToken}`, PERSON_BY_SESSION, sessionToken, 'session'));
+      const signed = sessionCookieValue(headers.get('cookie'));
+      if (!signed) return null;
+      // Remembered under the whole signed value, so a cookie found here was verified when it was
+      // stored and needs no HMAC again (another signature is another key: checked, and refused).
+      const key = `session:${signed}`;
+      let entry = await remembered(key);
+      if (!entry) {
+        const sessionToken = verifiedSessionToken(signed, secret);
+        if (!sessionToken) return null;
+        entry = await lookUp(key, PERSON_BY_SESSION, sessionToken, 'session');
+      }
       return entry ? copy(entry.principal) : null;
     },
     disabledFeatures() {
