@@ -198,15 +198,7 @@ export async function buildSketchEdges(db: Database, retentionDays = 730): Promi
   const state = claimed.rows[0];
   if (!state) return { ran: false, points: 0, late: 0, rows: 0, pruned: 0 };
   try {
-    const cut = await db.transaction(async (tx) => {
-      // An insert that never ends must not hold the job forever: it fails and tries again later.
-      await tx.query(`SET LOCAL lock_timeout = '30s'`);
-      await tx.query(`SELECT pg_advisory_xact_lock(${CUT_LOCK})`);
-      const { rows } = await tx.query<{ seq: string; now: string }>(
-        `SELECT coalesce(max(change_seq), 0)::text AS seq, now() AS now FROM check_statuses`,
-      );
-      return { seq: rows[0]!.seq, now: new Date(rows[0]!.now).getTime() };
-    });
+    const cut = await takeCut(db);
     const result = await db.transaction((tx) => buildOnce(tx, state, cut, retentionDays));
     await db.query(
       `INSERT INTO job_history (name, success_count, details, hostname, duration_millis, resource_type, status, time_start, time_end)
@@ -219,6 +211,34 @@ export async function buildSketchEdges(db: Database, retentionDays = 730): Promi
       .query(`UPDATE check_sketch_state SET lease_until = NULL, lease_owner = NULL WHERE lease_owner = $1`, [owner])
       .catch(() => undefined);
   }
+}
+
+/**
+ * A clean cut of the change_seq stream: the highest seq of check_statuses while holding the lock
+ * every insert holds shared (so all seqs up to it have committed). Tried without queueing first: a
+ * waiting exclusive request would make new inserts queue behind it, and an insert transaction that
+ * then waits on one of those could close a deadlock cycle. After that, one short blocking try.
+ */
+async function takeCut(db: Database): Promise<{ seq: string; now: number }> {
+  const read = async (tx: Queryable, blocking: boolean) => {
+    if (blocking) {
+      await tx.query(`SET LOCAL lock_timeout = '500ms'`);
+      await tx.query(`SELECT pg_advisory_xact_lock(${CUT_LOCK})`);
+    } else {
+      const { rows } = await tx.query<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock(${CUT_LOCK}) AS ok`);
+      if (!rows[0]!.ok) return undefined;
+    }
+    const { rows } = await tx.query<{ seq: string; now: string }>(
+      `SELECT coalesce(max(change_seq), 0)::text AS seq, now() AS now FROM check_statuses`,
+    );
+    return { seq: rows[0]!.seq, now: new Date(rows[0]!.now).getTime() };
+  };
+  for (let i = 0; i < 100; i++) {
+    const cut = await db.transaction((tx) => read(tx, false));
+    if (cut) return cut;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return (await db.transaction((tx) => read(tx, true)))!;
 }
 
 async function buildOnce(
