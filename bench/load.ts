@@ -15,7 +15,10 @@
 // --checks 2000, --configs 10000, --components 1000, --incidents 5000, --pool 10 (each server's),
 // --reader-rate R (each reader sends at most R requests a second; default: the next request as soon
 // as an answer came, i.e. a saturating load), --console (the health page's own poll: the summary in
-// format=console with If-None-Match from the reader's previous answer, so an unchanged one is a 304).
+// format=console with If-None-Match from the reader's previous answer, so an unchanged one is a 304;
+// the topology cards with If-None-Match too, as the browser revalidates them), --sequential N
+// (instead of the load phases: N requests of each query one at a time against the first server,
+// the CPU per request of that server process and of PostgreSQL; bench/rest-cost.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +26,7 @@ import { spawn } from 'node:child_process';
 import { openPostgres } from '../server/src/db/database.js';
 import { migrate } from '../server/src/db/migrate.js';
 import { consoleDataStatements } from './data.js';
+import { sequentialCost } from './rest-cost.js';
 import {
   databaseUrl,
   ensureServerBuilt,
@@ -53,6 +57,7 @@ const size = {
 const pool = numberFlag(flags, 'pool', 10);
 const readerRate = flags['reader-rate'] ? numberFlag(flags, 'reader-rate', 0) : 0;
 const consolePoll = flags.console !== undefined;
+const sequential = flags.sequential ? numberFlag(flags, 'sequential', 0) : 0;
 
 const DB = 'opsdeck_bench_load';
 const ADMIN = { email: 'bench-admin@opsdeck.local', password: 'opsdeck-bench-password' };
@@ -86,7 +91,14 @@ function shapes(cookie: string) {
       headers: counted,
       values: pages,
     },
-    { name: 'topology cards', path: '/api/topology?sortBy=name&sortOrder=asc&hidden=false', headers },
+    // The browser revalidates the cards it holds (ETag, cache-control: no-cache): with --console the
+    // reader sends If-None-Match as the browser would, so an unchanged answer is a 304.
+    {
+      name: consolePoll ? 'topology cards (revalidated)' : 'topology cards',
+      path: '/api/topology?sortBy=name&sortOrder=asc&hidden=false',
+      headers,
+      conditional: consolePoll,
+    },
     {
       name: 'incident list',
       path: `/api/db/incidents?select=${enc(INCIDENT_SELECT)}&order=created_at.desc&limit=50&offset={0}&responders.deleted_at=is.null`,
@@ -152,6 +164,21 @@ async function probe(origin: string, cookie: string): Promise<void> {
   }
 }
 
+/** --sequential: each query's cost with one request at a time (the list pages in turn). */
+async function sequentialReport(server: { child: Child; origin: string }, cookie: string): Promise<void> {
+  log(`\nOne request at a time, ${sequential} per query (after up to 200 unmeasured), on ${server.origin}:`);
+  const rows: string[][] = [];
+  for (const s of shapes(cookie)) {
+    let i = 0;
+    const next = () => server.origin + s.path.replace('{0}', s.values?.[i++ % s.values.length]?.[0] ?? '');
+    // The console poll's If-None-Match is not sent here: each request is a full answer.
+    const c = await sequentialCost(next, s.headers, server.child.process.pid!, DB, sequential);
+    rows.push([s.name, fmt(c.serverMs, 2), fmt(c.postgresMs, 2), fmt(c.serverMs + c.postgresMs, 2), fmt(c.wallMs, 2)]);
+  }
+  printTable(['query', 'server CPU ms', 'PostgreSQL CPU ms', 'total CPU ms', 'round trip ms'], rows);
+  log(`load average ${loadavg()}`);
+}
+
 async function main() {
   ensureServerBuilt();
   log(
@@ -190,6 +217,7 @@ async function main() {
     servers.push(...(await Promise.all(Array.from({ length: more }, () => startServer(env)))));
     const cookie = await signIn(servers[0]!.origin, ADMIN.email, ADMIN.password);
     for (const s of servers) await probe(s.origin, cookie);
+    if (sequential > 0) return await sequentialReport(servers[0]!, cookie);
     const results: { replicas: number; r: LoadResult; load: string }[] = [];
     for (const replicas of phases) {
       const urls = servers.slice(0, replicas).map((s) => s.origin);

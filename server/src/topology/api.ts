@@ -7,7 +7,9 @@ import type { Database } from '../db/database.js';
 import type { Checker } from '../health/checker.js';
 import { addResourceRoutes } from '../resources/routes.js';
 import type { TopologyEngine } from './engine.js';
-import { loadTopology, parseTopologyQuery, shapeTopology } from './query.js';
+import { acceptsGzip } from '../http/encoding.js';
+import { gzipEtag, notModified, TopologyCache } from './cache.js';
+import { parseTopologyQuery } from './query.js';
 import { applyTopology, deleteTopology } from './store.js';
 import { parseTopology } from './topology.js';
 
@@ -21,12 +23,24 @@ interface Deps {
 export function topologyRoutes(deps: Deps): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const { db, identity, checkers, engine } = deps;
+  const cache = new TopologyCache(db);
 
-  // The card query: roots (no id) or a component and its children, with filter options.
+  // The card query: roots (no id) or a component and its children, with filter options. Answered
+  // from this replica's cache while the rows are unchanged (cache.ts), with an ETag: the console
+  // revalidates (no-cache) and an unchanged answer is a 304 with no body.
   app.get('/', async (c) => {
+    // Before the cache: a caller who may not read topologies learns nothing from it, not even an ETag.
     await requirePermission(identity, c.get('principal'), 'topologies', 'read');
     const q = parseTopologyQuery(c.req.query());
-    return c.json(shapeTopology(await loadTopology(db, q), q));
+    const answer = await cache.get(q);
+    const gz = acceptsGzip(c.req.header('accept-encoding'));
+    const etag = gz ? gzipEtag(answer.etag) : answer.etag;
+    const headers: Record<string, string> = { etag, 'cache-control': 'no-cache', vary: 'Accept-Encoding' };
+    if (notModified(c.req.header('if-none-match'), answer.etag)) return c.body(null, 304, headers);
+    headers['content-type'] = 'application/json; charset=UTF-8';
+    if (!gz) return c.body(answer.body, 200, headers);
+    headers['content-encoding'] = 'gzip';
+    return c.body(await cache.gzipped(answer), 200, headers);
   });
 
   addResourceRoutes(app, {
