@@ -154,6 +154,8 @@ async function measureEdges(label: string, open: () => Promise<Database>): Promi
   try {
     const { rows: st } = await db.query<{ built_to: Date | null }>(`SELECT built_to FROM check_sketch_state`);
     if (!st[0]!.built_to) {
+      // A benchmark stopped during the first job leaves its lease behind.
+      await db.query(`UPDATE check_sketch_state SET lease_until = NULL, lease_owner = NULL`);
       const t = performance.now();
       const r = await buildSketchEdges(db);
       log(`  first edge job: ${((performance.now() - t) / 1000).toFixed(1)} s, ${r.points} instants, ${r.rows} rows`);

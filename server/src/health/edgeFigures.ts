@@ -9,7 +9,8 @@
 // duration since the edge nearest an hour ago. Runs recorded late (timed before the latest edge)
 // count from the edge job's next run (within a minute).
 import type { Queryable } from '../db/database.js';
-import { addRun, emptyEdge, readEdges, type EdgeState, type Run } from './edges.js';
+import { addRun, emptyEdge, readEdges, type EdgeState } from './edges.js';
+import { readRunsPacked } from './edgeWire.js';
 import { quantilesBetween } from './sketchDense.js';
 
 /** The latest edge may be this old before the figures stop coming from the edges (job not running). */
@@ -78,19 +79,17 @@ export async function edgeFigures(db: Queryable, start: Date, end: Date): Promis
   const hourAt = nearestEdge(c.times, c.origin, now - 3_600_000, c.builtTo);
   const none = async () => new Map<string, EdgeState>();
   const [atStart, atEnd, atHour, tail] = await Promise.all([
-    startAt === null ? none() : readEdges(db, new Date(startAt)),
-    endAt === null ? none() : readEdges(db, new Date(endAt)),
-    hourAt === null ? none() : readEdges(db, new Date(hourAt), true),
-    db
-      .query<Run>(`SELECT check_id, time, status, duration FROM check_statuses WHERE time >= $1`, [new Date(c.builtTo)])
-      .then((r) => r.rows),
+    startAt === null ? none() : readEdges(db, new Date(startAt), 'packed'),
+    endAt === null ? none() : readEdges(db, new Date(endAt), 'packed'),
+    hourAt === null ? none() : readEdges(db, new Date(hourAt), 'scalars'),
+    readRunsPacked(db, new Date(c.builtTo)),
   ]);
   // The runs since the latest edge: those inside the range, and all of them for rolling1h.
   const endMs = end.getTime();
   const inRange = new Map<string, EdgeState>();
   const recent = new Map<string, { n: number; sum: number }>();
   for (const r of tail) {
-    const t = new Date(r.time).getTime();
+    const t = r.time;
     if (open && t <= endMs) {
       let e = inRange.get(r.check_id);
       if (!e) inRange.set(r.check_id, (e = emptyEdge()));
@@ -101,7 +100,7 @@ export async function edgeFigures(db: Queryable, start: Date, end: Date): Promis
     x.sum += r.duration;
     recent.set(r.check_id, x);
   }
-  const latest = open ? atEnd : await readEdges(db, new Date(c.builtTo), true);
+  const latest = open ? atEnd : await readEdges(db, new Date(c.builtTo), 'scalars');
   const out: RangeFigures = {
     from: new Date(startAt ?? c.origin),
     to: new Date(open ? endMs : endAt!),
@@ -124,7 +123,7 @@ export async function edgeFigures(db: Queryable, start: Date, end: Date): Promis
     const passed = e.passed - s.passed + x.passed;
     const failed = e.failed - s.failed + x.failed;
     const lastOf = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
-    const [p95, p97, p99] = quantilesBetween(e.sketch, s.sketch, x.sketch, [0.95, 0.97, 0.99]);
+    const [p95, p97, p99] = quantilesBetween(e.packed ?? e.sketch, s.packed ?? s.sketch, x.sketch, [0.95, 0.97, 0.99]);
     // rolling1h: everything up to now (latest edge + all runs since) minus the edge an hour ago.
     const l = latest.get(id) ?? zero;
     const h = atHour.get(id) ?? zero;

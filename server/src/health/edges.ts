@@ -16,6 +16,7 @@
 import os from 'node:os';
 import type { Database, Queryable } from '../db/database.js';
 import { keyOf } from './sketch.js';
+import { readEdgesPacked } from './edgeWire.js';
 import { addKey, decodeSketch, emptySketch, encodeSketch, type DenseSketch } from './sketchDense.js';
 
 const MIN = 60_000;
@@ -63,6 +64,8 @@ export interface EdgeState {
   lastPass: number | null;
   lastFail: number | null;
   sketch: DenseSketch;
+  /** The sketch as stored, when read to be walked rather than changed (edgeWire.ts). */
+  packed?: Uint8Array;
 }
 
 export const emptyEdge = (): EdgeState => ({
@@ -123,14 +126,12 @@ export function addRun(e: EdgeState, status: boolean, duration: number, time: nu
 
 export const EDGE_COLUMNS = 'check_id, total, passed, failed, duration_sum, last_pass, last_fail';
 
-/** Reads the edges at one instant (with their sketches unless `scalars`). */
-export async function readEdges(db: Queryable, at: Date, scalars = false): Promise<Map<string, EdgeState>> {
-  const { rows } = await db.query<EdgeRow>(
-    `SELECT ${EDGE_COLUMNS}${scalars ? '' : ', sketch'} FROM check_sketch_edges WHERE at = $1`,
-    [at],
-  );
-  return new Map(rows.map((r) => [r.check_id, edgeOf(r)]));
-}
+/** Reads the edges at one instant (edgeWire.ts; `packed`: the sketches left as stored bytes). */
+export const readEdges = (
+  db: Queryable,
+  at: Date,
+  mode: 'sketch' | 'packed' | 'scalars' = 'sketch',
+): Promise<Map<string, EdgeState>> => readEdgesPacked(db, at, mode);
 
 const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
 
@@ -316,23 +317,27 @@ async function history(
     return { current, from: Math.floor(first / EDGE_STEP_MS) * EDGE_STEP_MS - 1, origin: raw };
   }
   const until = rawStart ?? Math.floor(cut.now / HOUR) * HOUR;
-  for (let h = hourly; h < until; h += HOUR) {
-    const { rows: hours } = await tx.query<{
-      check_id: string;
-      total: number;
-      passed: number;
-      failed: number;
-      duration_avg: number;
-      last_pass: string | null;
-      last_fail: string | null;
-      sketch_keys: number[] | null;
-      sketch_counts: number[] | null;
-    }>(
-      `SELECT check_id, total, passed, failed, duration_avg, last_pass, last_fail, sketch_keys, sketch_counts
-       FROM check_statuses_1h WHERE created_at = $1`,
-      [new Date(h)],
-    );
-    for (const r of hours) {
+  type Rolled = {
+    check_id: string;
+    total: number;
+    passed: number;
+    failed: number;
+    duration_avg: number;
+    last_pass: string | null;
+    last_fail: string | null;
+    sketch_keys: number[] | null;
+    sketch_counts: number[] | null;
+  };
+  const read = (table: string, at: number) =>
+    tx
+      .query<Rolled>(
+        `SELECT check_id, total, passed, failed, duration_avg, last_pass, last_fail, sketch_keys, sketch_counts
+         FROM ${table} WHERE created_at = $1`,
+        [new Date(at)],
+      )
+      .then((r) => r.rows);
+  const fold = (rows: Rolled[]) => {
+    for (const r of rows) {
       let e = current.get(r.check_id);
       if (!e) current.set(r.check_id, (e = emptyEdge()));
       e.total += r.total;
@@ -343,12 +348,32 @@ async function history(
       const lf = ms(r.last_fail);
       if (lp !== null && (e.lastPass === null || lp > e.lastPass)) e.lastPass = lp;
       if (lf !== null && (e.lastFail === null || lf > e.lastFail)) e.lastFail = lf;
-      if (r.sketch_keys && r.sketch_counts)
-        r.sketch_keys.forEach((k, i) => addKey(e.sketch, Number(k), Number(r.sketch_counts![i])));
+      const keys = r.sketch_keys;
+      const counts = r.sketch_counts;
+      if (keys && counts) for (let k = 0; k < keys.length; k++) addKey(e.sketch, Number(keys[k]), Number(counts[k]));
     }
-    const point = h + HOUR;
-    if (point <= until && edgeKept(point, cut.now)) {
-      result.rows += await writeEdges(tx, point, current);
+  };
+  let h = hourly;
+  while (h < until) {
+    // A whole day with no hourly edge inside it (older than the hourly grid): its daily roll-up
+    // (one row per check instead of 24), when the roll-up job wrote one.
+    const dayEnd = h + DAY;
+    if (h % DAY === 0 && dayEnd <= until && cut.now - (dayEnd - HOUR) > HOURLY_KEEP_MS) {
+      const days = await read('check_statuses_1d', h);
+      if (days.length) {
+        fold(days);
+        h = dayEnd;
+        if (edgeKept(h, cut.now)) {
+          result.rows += await writeEdges(tx, h, current);
+          result.points++;
+        }
+        continue;
+      }
+    }
+    fold(await read('check_statuses_1h', h));
+    h += HOUR;
+    if (h <= until && edgeKept(h, cut.now)) {
+      result.rows += await writeEdges(tx, h, current);
       result.points++;
     }
   }

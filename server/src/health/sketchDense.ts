@@ -82,73 +82,127 @@ export function encodeSketch(s: DenseSketch): Buffer {
   while (a < b && s.counts[a] === 0) a++;
   while (b > a && s.counts[b - 1] === 0) b--;
   const out: number[] = [];
-  const lo = s.lo + a;
-  writeVarint(out, lo >= 0 ? lo * 2 : -lo * 2 - 1);
-  writeVarint(out, b - a);
+  const hi = b > a ? s.lo + b - 1 : 0;
+  let total = 0;
   for (let i = a; i < b; i++) {
     const c = s.counts[i]!;
     if (c < 0 || !Number.isInteger(c)) throw new Error(`a sketch count must be a whole number ≥ 0, not ${c}`);
-    writeVarint(out, c);
+    total += c;
   }
+  writeVarint(out, hi >= 0 ? hi * 2 : -hi * 2 - 1);
+  writeVarint(out, b - a);
+  writeVarint(out, total);
+  for (let i = b - 1; i >= a; i--) writeVarint(out, s.counts[i]!);
   return Buffer.from(out);
 }
 
-export function decodeSketch(buf: Uint8Array): DenseSketch {
-  let p = 0;
-  const read = () => {
+/** Reads a stored sketch from its highest key down. */
+class Reader {
+  private p = 0;
+  readonly hi: number;
+  readonly len: number;
+  readonly total: number;
+  private i = 0;
+
+  constructor(private readonly buf: Uint8Array) {
+    const z = this.varint();
+    this.hi = z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+    this.len = this.varint();
+    this.total = this.varint();
+  }
+
+  varint(): number {
     let v = 0;
     let mul = 1;
     for (;;) {
-      if (p >= buf.length) throw new Error('a stored sketch ends early');
-      const byte = buf[p++]!;
+      if (this.p >= this.buf.length) throw new Error('a stored sketch ends early');
+      const byte = this.buf[this.p++]!;
       v += (byte & 0x7f) * mul;
       if (byte < 0x80) return v;
       mul *= 0x80;
     }
-  };
-  const z = read();
-  const lo = z % 2 === 0 ? z / 2 : -(z + 1) / 2;
-  const len = read();
-  const counts = new Float64Array(len);
-  for (let i = 0; i < len; i++) counts[i] = read();
-  return { lo, counts, len };
+  }
+
+  /** The count of the next key down (0 past the lowest). */
+  next(): number {
+    if (this.i >= this.len) return 0;
+    this.i++;
+    return this.varint();
+  }
+}
+
+export function decodeSketch(buf: Uint8Array): DenseSketch {
+  const r = new Reader(buf);
+  const counts = new Float64Array(r.len);
+  for (let i = r.len - 1; i >= 0; i--) counts[i] = r.next();
+  return { lo: r.hi - r.len + 1, counts, len: r.len };
+}
+
+/** The sum of a stored sketch's counts, from its header. */
+export const storedTotal = (buf: Uint8Array) => new Reader(buf).total;
+
+/** A sketch to walk down from: stored bytes, or one in memory. */
+export type SketchSource = Uint8Array | DenseSketch;
+
+interface Walk {
+  hi: number;
+  len: number;
+  total: number;
+  /** The count at key `hi`, then one key lower at each call. */
+  next(): number;
+}
+
+function walk(s: SketchSource): Walk {
+  if (s instanceof Uint8Array) return s.length ? new Reader(s) : { hi: -Infinity, len: 0, total: 0, next: () => 0 };
+  let i = s.len;
+  const hi = s.len ? s.lo + s.len - 1 : -Infinity;
+  return { hi, len: s.len, total: sketchTotal(s), next: () => (i > 0 ? s.counts[--i]! : 0) };
 }
 
 /**
  * The quantiles (percentile_disc ranks) of `end` minus `start` plus `extra` (any may be empty),
- * without building the difference: null for each when the difference holds no durations.
+ * walking down from the highest key and stopping at the lowest quantile asked for: null for each
+ * when the difference holds no durations.
  */
 export function quantilesBetween(
-  end: DenseSketch,
-  start: DenseSketch,
-  extra: DenseSketch,
+  end: SketchSource,
+  start: SketchSource,
+  extra: SketchSource,
   qs: readonly number[],
 ): Array<number | null> {
-  const parts = [end, start, extra].filter((s) => s.len > 0);
-  if (!parts.length) return qs.map(() => null);
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const s of parts) {
-    lo = Math.min(lo, s.lo);
-    hi = Math.max(hi, s.lo + s.len - 1);
-  }
-  const at = (s: DenseSketch, k: number) => {
-    const i = k - s.lo;
-    return i >= 0 && i < s.len ? s.counts[i]! : 0;
-  };
-  const n = sketchTotal(end) - sketchTotal(start) + sketchTotal(extra);
+  const parts: Array<[Walk, number]> = [
+    [walk(end), 1],
+    [walk(start), -1],
+    [walk(extra), 1],
+  ];
+  const n = parts.reduce((sum, [w, sign]) => sum + sign * w.total, 0);
   if (n <= 0) return qs.map(() => null);
-  const ranks = qs.map((q) => rankOf(q, n));
+  // The r-th smallest of n is the (n - r + 1)-th largest.
+  const fromTop = qs.map((q) => n - rankOf(q, n) + 1);
   const out: Array<number | null> = qs.map(() => null);
+  let left = qs.length;
+  let top = -Infinity;
+  let bottom = Infinity;
+  for (const [w] of parts)
+    if (w.len > 0) {
+      top = Math.max(top, w.hi);
+      bottom = Math.min(bottom, w.hi - w.len + 1);
+    }
   let seen = 0;
-  let last = lo;
-  for (let k = lo; k <= hi; k++) {
-    const c = at(end, k) - at(start, k) + at(extra, k);
+  let lowest = top;
+  // Each walk joins when the walk down reaches its own highest key.
+  for (let k = top; k >= bottom && left > 0; k--) {
+    let c = 0;
+    for (const [w, sign] of parts) if (k <= w.hi) c += sign * w.next();
     if (c <= 0) continue;
-    last = k;
+    lowest = k;
     seen += c;
-    for (let j = 0; j < ranks.length; j++) if (out[j] === null && seen >= ranks[j]!) out[j] = valueOf(k);
+    for (let j = 0; j < qs.length; j++)
+      if (out[j] === null && seen >= fromTop[j]!) {
+        out[j] = valueOf(k);
+        left--;
+      }
   }
-  // Counts that do not add up (a start edge ahead of its end) answer the highest bin seen.
-  return out.map((v) => v ?? valueOf(last));
+  // Counts that do not add up (a start edge ahead of its end) answer the lowest bin seen.
+  return out.map((v) => v ?? valueOf(lowest));
 }
