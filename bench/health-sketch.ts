@@ -20,10 +20,9 @@ import { migrate } from '../server/src/db/migrate.js';
 import { rollupCheckStatuses } from '../server/src/health/rollup.js';
 import { buildSketchEdges } from '../server/src/health/edges.js';
 import { edgeFigures } from '../server/src/health/edgeFigures.js';
+import { SummaryTemplates } from '../server/src/health/summaryTemplates.js';
 import {
   PRECOMPUTED_RANGES,
-  FIGURES_SUMMARY_SQL,
-  figuresParams,
   PRECOMPUTED_SUMMARY_SQL,
   refreshSummary,
   summarySqlFor,
@@ -145,8 +144,9 @@ async function timeQuery(db: Database, sql: string, params: unknown[]): Promise<
  * The figures from the edges (migration 0031), as requests and the refresher get them: the first
  * edge job (it builds the history from the roll-ups and raw runs), then a tail of 5 minutes of
  * runs after the latest edge (the most a request reads raw), then each range back from now and
- * two custom ones: the figures (edgeFigures) and the JSON of every check (FIGURES_SUMMARY_SQL),
- * cold (a new pool, nothing in the server's memory) and warm.
+ * two custom ones: the figures (edgeFigures) and the JSON of every check (summaryTemplates.ts),
+ * as a server's first answer after it started (no item templates), a range never asked before
+ * (templates kept from other answers) and warm (the same range again).
  */
 async function measureEdges(label: string, open: () => Promise<Database>): Promise<void> {
   const db = await open();
@@ -185,39 +185,60 @@ async function measureEdges(label: string, open: () => Promise<Database>): Promi
     ['custom 3d-17m … 1d5h3m', now - 3 * DAY - 17 * 60_000, now - DAY - 5 * HOUR - 3 * 60_000],
     ['custom 20d-41m … 2d7m', now - 20 * DAY - 41 * 60_000, now - 2 * DAY - 7 * 60_000],
   ];
+  // Templates kept across ranges (what a running server has once it answered any range).
+  const kept = new SummaryTemplates();
   for (const [name, s, e] of ranges) {
     const pool = await open();
     try {
-      const once = async () => {
+      const once = async (templates: SummaryTemplates) => {
         const t0 = performance.now();
         const f = await edgeFigures(pool, new Date(s), new Date(e));
         if (!f) throw new Error('the edges did not answer');
         const t1 = performance.now();
-        const { rows } = await pool.query<{ checks: string }>(FIGURES_SUMMARY_SQL, [null, ...figuresParams(f)]);
+        const a = await templates.answer(pool, null, f);
         const t2 = performance.now();
-        return { figures: t1 - t0, json: t2 - t1, total: t2 - t0, bytes: rows[0]!.checks.length, n: f.check_id.length };
+        return { figures: t1 - t0, json: t2 - t1, total: t2 - t0, bytes: a.text.length, n: a.ids.length };
       };
-      const cold = await once();
+      // Cold: a new pool and no template (a server's first answer after it started).
+      const cold = await once(new SummaryTemplates());
+      // A range never asked before on a server that has answered others (templates kept).
+      if (!kept.size) await once(kept);
+      const first = await once(kept);
       const warm: Array<Awaited<ReturnType<typeof once>>> = [];
-      for (let i = 0; i < Math.max(runs, 3); i++) warm.push(await once());
+      for (let i = 0; i < Math.max(runs, 3); i++) warm.push(await once(kept));
       const med = (k: 'figures' | 'json' | 'total') => Math.round(median(warm.map((w) => w[k])));
       out.push([
         name,
         cold.n,
-        Math.round(cold.figures),
-        Math.round(cold.json),
         Math.round(cold.total),
+        Math.round(first.figures),
+        Math.round(first.json),
+        Math.round(first.total),
         med('figures'),
         med('json'),
         med('total'),
+        (cold.bytes / 1e6).toFixed(1),
       ]);
     } finally {
       await pool.close();
     }
   }
-  log(`\n${label}: summary from the edges (ms; cold = a new pool; load ${loadavg()})`);
+  log(
+    `\n${label}: summary from the edges (ms, each on a new pool; first answer after start: no item templates kept; load ${loadavg()})`,
+  );
   printTable(
-    ['range', 'checks', 'cold figures', 'cold JSON', 'cold total', 'warm figures', 'warm JSON', 'warm total'],
+    [
+      'range',
+      'checks',
+      'first answer after start',
+      'new range: figures',
+      'JSON',
+      'total',
+      'warm: figures',
+      'JSON',
+      'total',
+      'JSON MB',
+    ],
     out,
   );
   const db2 = await open();

@@ -11,6 +11,8 @@ import { buildSketchEdges, EDGE_STEP_MS } from '../src/health/edges.js';
 import { edgeFigures, type RangeFigures } from '../src/health/edgeFigures.js';
 import { SKETCH_RELATIVE_ERROR } from '../src/health/sketch.js';
 import { FIGURES_SUMMARY_SQL, figuresParams } from '../src/health/summary.js';
+import { SummaryTemplates } from '../src/health/summaryTemplates.js';
+import { consoleRowOf } from '../src/health/summaryConsole.js';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
 
 const MIN = 60_000;
@@ -204,6 +206,32 @@ describe.each(databaseKinds())('health summary from edges against brute force on
     expect(items.map((i) => i.id).sort()).toEqual([ids.steady, ids.bimodal, ids.late].sort());
     const steady = items.find((i) => i.id === ids.steady)!;
     expect(steady.uptime.passed).toBe(figuresOf(f, ids.steady!).passed);
+  });
+
+  it('builds the same answer from kept item templates as the JSON built in SQL, and its console rows', async () => {
+    const f = (await edgeFigures(test.db, new Date(now - 7 * DAY), new Date()))!;
+    const { rows } = await test.db.query<{ checks: string }>(FIGURES_SUMMARY_SQL, [null, ...figuresParams(f)]);
+    const templates = new SummaryTemplates(60_000);
+    const first = await templates.answer(test.db, null, f);
+    expect(first.rebuilt).toBe(3);
+    const normal = (text: string) =>
+      JSON.stringify(JSON.parse(text), (_, v: unknown) =>
+        typeof v === 'string' && /^\d{4}-\d\d-\d\dT/.test(v) ? new Date(v).toISOString() : v,
+      );
+    expect(normal(first.text)).toBe(normal(rows[0]!.checks));
+    const items = JSON.parse(first.text) as Parameters<typeof consoleRowOf>[0][];
+    expect(first.rows()).toEqual(items.map(consoleRowOf));
+    expect(first.ids).toEqual(items.map((i) => i.id));
+    // Kept: a second answer rebuilds nothing until a check changes; a label filter narrows it.
+    expect((await templates.answer(test.db, null, f)).rebuilt).toBe(0);
+    await test.db.query(`UPDATE checks SET description = 'changed', updated_at = now() WHERE id = $1`, [ids.steady]);
+    const third = await templates.answer(test.db, null, f);
+    expect(third.rebuilt).toBe(1);
+    expect(third.text).toContain('"description":"changed"');
+    const none = await templates.answer(test.db, JSON.stringify({ nope: 'x' }), f);
+    expect(none.text).toBe('[]');
+    templates.sweep(Date.now() + 61_000);
+    expect(templates.size).toBe(0);
   });
 
   it('runs the job on one replica at a time', async () => {

@@ -8,7 +8,8 @@ import type { Database } from '../db/database.js';
 import { HttpError } from '../auth/middleware.js';
 import { acceptsGzip } from '../http/encoding.js';
 import { healthWrites } from './store.js';
-import { FIGURES_SUMMARY_SQL, figuresParams, freshComputedAt, precomputedRangeOf, summarySqlFor } from './summary.js';
+import { freshComputedAt, precomputedRangeOf, summarySqlFor } from './summary.js';
+import { SummaryTemplates } from './summaryTemplates.js';
 import { edgeFigures } from './edgeFigures.js';
 import { consoleRowOf, etagOf, gzipEtag, notModified } from './summaryConsole.js';
 import {
@@ -88,6 +89,9 @@ export function summaryHandler(
 ) {
   // Recent answers computed on request, by normalized query; they do not depend on the caller.
   const live = new Map<string, LiveEntry>();
+  // The checks' items split around their figures, for answers from the edges (summaryTemplates.ts).
+  const templates = new SummaryTemplates();
+  setInterval(() => templates.sweep(), 60_000).unref();
 
   function liveAnswer(key: string, start: Date, end: Date, labels: string | null, noCache: boolean) {
     const now = Date.now();
@@ -99,15 +103,18 @@ export function summaryHandler(
         // Two rows per check from the edges (edgeFigures.ts); from statuses and roll-ups until
         // the edges are built (a new database's first minute, or no replica runs the engines).
         const f = await edgeFigures(db, start, end);
-        const { rows } = f
-          ? await db.query<{ checks: string }>(FIGURES_SUMMARY_SQL, [labels, ...figuresParams(f)])
-          : await db.query<{ checks: string }>(summarySqlFor(start, end), [start, end, labels]);
+        if (f) {
+          const t = await templates.answer(db, labels, f);
+          return {
+            text: t.text,
+            etag: etagOf([SUMMARY_HEAD, t.text]),
+            range: `${f.from.toISOString()}/${f.to.toISOString()}`,
+            console: { ids: t.ids, rows: t.rows() },
+          };
+        }
+        const { rows } = await db.query<{ checks: string }>(summarySqlFor(start, end), [start, end, labels]);
         const text = rows[0]!.checks;
-        return {
-          text,
-          etag: etagOf([SUMMARY_HEAD, text]),
-          range: f ? `${f.from.toISOString()}/${f.to.toISOString()}` : undefined,
-        };
+        return { text, etag: etagOf([SUMMARY_HEAD, text]) };
       })();
       const e: LiveEntry = { at: now, writes, answer };
       entry = e;

@@ -1,0 +1,129 @@
+// The items of a summary computed on request, built in the server: each check's item (the
+// FORMATS.md shape) and console row are kept split around their figures — the check's own fields
+// before and after `uptime`/`latency` — and rebuilt only when the check, its canary or its agent
+// changed (the version summary.ts uses). An answer is then the figures of the range
+// (edgeFigures.ts) written between the kept parts: no JSON built in SQL for 10,000 checks, for any
+// range. What is kept is one entry per live check, whatever the ranges asked for, and dropped when
+// no answer used it for HEALTH_SUMMARY_IDLE_MS.
+import type { Queryable } from '../db/database.js';
+import type { RangeFigures } from './edgeFigures.js';
+import { consoleRowOf, type Item } from './summaryConsole.js';
+import { SUMMARY_CHECKS_SQL, TEMPLATE_ITEMS_SQL } from './summary.js';
+
+interface Template {
+  v: string;
+  /** The item's JSON up to `"uptime":` and from `,"last_runtime"` on. */
+  head: string;
+  tail: string;
+  /** Its console row up to `passed` and after `rolling1h`. */
+  rowHead: string;
+  rowTail: string;
+}
+
+/** The console columns the figures fill (summaryConsole.ts CONSOLE_COLUMNS 15–18). */
+const FIGURE_COLUMNS = 4;
+const FIRST_FIGURE_COLUMN = 15;
+
+/** PostgreSQL's JSON form of a timestamptz in UTC, as row_to_json writes it (the other items' form). */
+export function pgTimestamp(iso: string | null): string {
+  if (iso === null) return 'null';
+  const [date, rest] = iso.split('T') as [string, string];
+  const [hms, frac = ''] = rest.replace('Z', '').split('.');
+  const f = frac.replace(/0+$/, '');
+  return `"${date}T${hms}${f ? `.${f}` : ''}+00:00"`;
+}
+
+const num = (v: number | null | undefined) => (v === null || v === undefined ? 'null' : String(v));
+
+function split(json: string): Template | undefined {
+  const a = json.indexOf('"uptime":');
+  const b = json.indexOf(',"last_runtime"', a);
+  if (a < 0 || b < 0) return undefined;
+  const item = JSON.parse(json) as Item;
+  const row = consoleRowOf(item);
+  // The console row is a JSON array: cut out its four figures by re-serialising the columns around them.
+  const cols = JSON.parse(row) as unknown[];
+  const before = JSON.stringify(cols.slice(0, FIRST_FIGURE_COLUMN));
+  const after = JSON.stringify(cols.slice(FIRST_FIGURE_COLUMN + FIGURE_COLUMNS));
+  return {
+    v: '',
+    head: json.slice(0, a),
+    tail: json.slice(b),
+    rowHead: `${before.slice(0, -1)},`,
+    rowTail: after === '[]' ? ']' : `,${after.slice(1)}`,
+  };
+}
+
+export interface TemplatedAnswer {
+  /** The JSON array of the items. */
+  text: string;
+  ids: string[];
+  /** The console rows, made on first use. */
+  rows: () => string[];
+  /** How many templates were (re)built for this answer. */
+  rebuilt: number;
+}
+
+export class SummaryTemplates {
+  private items = new Map<string, Template>();
+  private used = 0;
+
+  constructor(private readonly idleMs = 5 * 60_000) {}
+
+  /** Drops everything once no answer used it for idleMs. */
+  sweep(now = Date.now()): void {
+    if (this.items.size && now - this.used >= this.idleMs) this.items.clear();
+  }
+
+  get size(): number {
+    return this.items.size;
+  }
+
+  /** The items of the checks matching `labels` (a JSON object text, or null) with figures `f`. */
+  async answer(db: Queryable, labels: string | null, f: RangeFigures): Promise<TemplatedAnswer> {
+    this.used = Date.now();
+    const { rows } = await db.query<{ id: string; v: string }>(SUMMARY_CHECKS_SQL, [labels]);
+    const stale = rows.filter((r) => this.items.get(r.id)?.v !== r.v).map((r) => r.id);
+    for (let i = 0; i < stale.length; i += 5_000) {
+      const { rows: fresh } = await db.query<{ id: string; v: string; json: string }>(TEMPLATE_ITEMS_SQL, [
+        stale.slice(i, i + 5_000),
+      ]);
+      for (const r of fresh) {
+        const t = split(r.json);
+        if (t) this.items.set(r.id, { ...t, v: r.v });
+      }
+    }
+    if (labels === null && this.items.size > rows.length) {
+      const live = new Set(rows.map((r) => r.id));
+      for (const id of this.items.keys()) if (!live.has(id)) this.items.delete(id);
+    }
+    const at = new Map<string, number>();
+    f.check_id.forEach((id, i) => at.set(id, i));
+    const ids: string[] = [];
+    const parts: string[] = [];
+    const picked: Array<[Template, number | undefined]> = [];
+    for (const r of rows) {
+      const t = this.items.get(r.id);
+      if (!t) continue; // deleted between the two queries
+      const i = at.get(r.id);
+      ids.push(r.id);
+      picked.push([t, i]);
+      parts.push(
+        i === undefined
+          ? `${t.head}"uptime":{"passed":0,"failed":0,"last_pass":null,"last_fail":null},"latency":{"p95":null,"p97":null,"p99":null,"rolling1h":null}${t.tail}`
+          : `${t.head}"uptime":{"passed":${f.passed[i]},"failed":${f.failed[i]},"last_pass":${pgTimestamp(f.last_pass[i]!)},"last_fail":${pgTimestamp(f.last_fail[i]!)}},"latency":{"p95":${num(f.p95[i])},"p97":${num(f.p97[i])},"p99":${num(f.p99[i])},"rolling1h":${num(f.rolling1h[i])}}${t.tail}`,
+      );
+    }
+    return {
+      text: `[${parts.join(',')}]`,
+      ids,
+      rows: () =>
+        picked.map(([t, i]) =>
+          i === undefined
+            ? `${t.rowHead}0,0,null,null${t.rowTail}`
+            : `${t.rowHead}${f.passed[i]},${f.failed[i]},${num(f.p95[i])},${num(f.rolling1h[i])}${t.rowTail}`,
+        ),
+      rebuilt: stale.length,
+    };
+  }
+}
