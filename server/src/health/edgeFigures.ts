@@ -9,8 +9,8 @@
 // duration since the edge nearest an hour ago. Runs recorded late (timed before the latest edge)
 // count from the edge job's next run (within a minute).
 import type { Queryable } from '../db/database.js';
-import { addRun, emptyEdge, readEdges, type EdgeState } from './edges.js';
-import { readRunsPacked } from './edgeWire.js';
+import { emptyEdge, readEdges, type EdgeState } from './edges.js';
+import { readRecentPacked } from './edgeWire.js';
 import { quantilesBetween } from './sketchDense.js';
 
 /** The latest edge may be this old before the figures stop coming from the edges (job not running). */
@@ -77,29 +77,14 @@ export async function edgeFigures(db: Queryable, start: Date, end: Date): Promis
   let startAt = nearestEdge(c.times, c.origin, start.getTime(), c.builtTo);
   if (startAt !== null && endAt !== null && startAt > endAt) startAt = endAt;
   const hourAt = nearestEdge(c.times, c.origin, now - 3_600_000, c.builtTo);
-  const none = async () => new Map<string, EdgeState>();
+  const nothing = async () => new Map<string, EdgeState>();
   const [atStart, atEnd, atHour, tail] = await Promise.all([
-    startAt === null ? none() : readEdges(db, new Date(startAt), 'packed'),
-    endAt === null ? none() : readEdges(db, new Date(endAt), 'packed'),
-    hourAt === null ? none() : readEdges(db, new Date(hourAt), 'scalars'),
-    readRunsPacked(db, new Date(c.builtTo)),
+    startAt === null ? nothing() : readEdges(db, new Date(startAt), 'packed'),
+    endAt === null ? nothing() : readEdges(db, new Date(endAt), 'packed'),
+    hourAt === null ? nothing() : readEdges(db, new Date(hourAt), 'scalars'),
+    readRecentPacked(db, new Date(c.builtTo), open ? end : new Date(c.builtTo - 1)),
   ]);
-  // The runs since the latest edge: those inside the range, and all of them for rolling1h.
   const endMs = end.getTime();
-  const inRange = new Map<string, EdgeState>();
-  const recent = new Map<string, { n: number; sum: number }>();
-  for (const r of tail) {
-    const t = r.time;
-    if (open && t <= endMs) {
-      let e = inRange.get(r.check_id);
-      if (!e) inRange.set(r.check_id, (e = emptyEdge()));
-      addRun(e, r.status, r.duration, t);
-    }
-    const x = recent.get(r.check_id) ?? { n: 0, sum: 0 };
-    x.n++;
-    x.sum += r.duration;
-    recent.set(r.check_id, x);
-  }
   const latest = open ? atEnd : await readEdges(db, new Date(c.builtTo), 'scalars');
   const out: RangeFigures = {
     from: new Date(startAt ?? c.origin),
@@ -114,20 +99,23 @@ export async function edgeFigures(db: Queryable, start: Date, end: Date): Promis
     p99: [],
     rolling1h: [],
   };
-  const ids = new Set([...atEnd.keys(), ...inRange.keys(), ...recent.keys()]);
+  const ids = new Set(atEnd.keys());
+  for (const id of tail.keys()) ids.add(id);
   const zero = emptyEdge();
+  const none = { n: 0, durationSum: 0, inRange: zero };
+  const lastOf = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
+  const QS = [0.95, 0.97, 0.99];
   for (const id of ids) {
     const e = atEnd.get(id) ?? zero;
     const s = atStart.get(id) ?? zero;
-    const x = inRange.get(id) ?? zero;
+    const r = tail.get(id) ?? none;
+    const x = r.inRange;
     const passed = e.passed - s.passed + x.passed;
     const failed = e.failed - s.failed + x.failed;
-    const lastOf = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
-    const [p95, p97, p99] = quantilesBetween(e.packed ?? e.sketch, s.packed ?? s.sketch, x.sketch, [0.95, 0.97, 0.99]);
+    const [p95, p97, p99] = quantilesBetween(e.packed ?? e.sketch, s.packed ?? s.sketch, x.sketch, QS);
     // rolling1h: everything up to now (latest edge + all runs since) minus the edge an hour ago.
     const l = latest.get(id) ?? zero;
     const h = atHour.get(id) ?? zero;
-    const r = recent.get(id) ?? { n: 0, sum: 0 };
     const n = l.total - h.total + r.n;
     out.check_id.push(id);
     out.passed.push(passed);
@@ -137,7 +125,7 @@ export async function edgeFigures(db: Queryable, start: Date, end: Date): Promis
     out.p95.push(p95!);
     out.p97.push(p97!);
     out.p99.push(p99!);
-    out.rolling1h.push(n > 0 ? Math.round((l.durationSum - h.durationSum + r.sum) / n) : null);
+    out.rolling1h.push(n > 0 ? Math.round((l.durationSum - h.durationSum + r.durationSum) / n) : null);
   }
   return out;
 }

@@ -17,7 +17,7 @@ import os from 'node:os';
 import type { Database, Queryable } from '../db/database.js';
 import { keyOf } from './sketch.js';
 import { readEdgesPacked } from './edgeWire.js';
-import { addKey, decodeSketch, emptySketch, encodeSketch, type DenseSketch } from './sketchDense.js';
+import { addKey, decodeSketch, emptySketch, encodeSketch, type DenseSketch, type PackedSketch } from './sketchDense.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -64,8 +64,8 @@ export interface EdgeState {
   lastPass: number | null;
   lastFail: number | null;
   sketch: DenseSketch;
-  /** The sketch as stored, when read to be walked rather than changed (edgeWire.ts). */
-  packed?: Uint8Array;
+  /** Where the sketch is as stored, when read to be walked rather than changed (edgeWire.ts). */
+  packed?: PackedSketch;
 }
 
 export const emptyEdge = (): EdgeState => ({

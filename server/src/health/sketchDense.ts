@@ -98,13 +98,17 @@ export function encodeSketch(s: DenseSketch): Buffer {
 
 /** Reads a stored sketch from its highest key down. */
 class Reader {
-  private p = 0;
+  private p: number;
   readonly hi: number;
   readonly len: number;
   readonly total: number;
   private i = 0;
 
-  constructor(private readonly buf: Uint8Array) {
+  constructor(
+    private readonly buf: Uint8Array,
+    at = 0,
+  ) {
+    this.p = at;
     const z = this.varint();
     this.hi = z % 2 === 0 ? z / 2 : -(z + 1) / 2;
     this.len = this.varint();
@@ -141,8 +145,14 @@ export function decodeSketch(buf: Uint8Array): DenseSketch {
 /** The sum of a stored sketch's counts, from its header. */
 export const storedTotal = (buf: Uint8Array) => new Reader(buf).total;
 
+/** A stored sketch inside a larger buffer (many read at once, see edgeWire.ts). */
+export interface PackedSketch {
+  buf: Uint8Array;
+  at: number;
+}
+
 /** A sketch to walk down from: stored bytes, or one in memory. */
-export type SketchSource = Uint8Array | DenseSketch;
+export type SketchSource = Uint8Array | PackedSketch | DenseSketch;
 
 interface Walk {
   hi: number;
@@ -154,6 +164,7 @@ interface Walk {
 
 function walk(s: SketchSource): Walk {
   if (s instanceof Uint8Array) return s.length ? new Reader(s) : { hi: -Infinity, len: 0, total: 0, next: () => 0 };
+  if ('buf' in s) return new Reader(s.buf, s.at);
   let i = s.len;
   const hi = s.len ? s.lo + s.len - 1 : -Infinity;
   return { hi, len: s.len, total: sketchTotal(s), next: () => (i > 0 ? s.counts[--i]! : 0) };
