@@ -102,7 +102,7 @@ export async function edgeFigures(db: Queryable, start: Date, end: Date): Promis
   const ids = new Set(atEnd.keys());
   for (const id of tail.keys()) ids.add(id);
   const zero = emptyEdge();
-  const none = { n: 0, durationSum: 0, inRange: zero };
+  const none = { n: 0, durationSum: 0, inRange: zero, keys: [] as number[] };
   const lastOf = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
   const QS = [0.95, 0.97, 0.99];
   for (const id of ids) {
@@ -112,7 +112,7 @@ export async function edgeFigures(db: Queryable, start: Date, end: Date): Promis
     const x = r.inRange;
     const passed = e.passed - s.passed + x.passed;
     const failed = e.failed - s.failed + x.failed;
-    const [p95, p97, p99] = quantilesBetween(e.packed ?? e.sketch, s.packed ?? s.sketch, x.sketch, QS);
+    const [p95, p97, p99] = quantilesBetween(e.packed ?? e.sketch, s.packed ?? s.sketch, r.keys, QS);
     // rolling1h: everything up to now (latest edge + all runs since) minus the edge an hour ago.
     const l = latest.get(id) ?? zero;
     const h = atHour.get(id) ?? zero;

@@ -151,8 +151,11 @@ export interface PackedSketch {
   at: number;
 }
 
-/** A sketch to walk down from: stored bytes, or one in memory. */
-export type SketchSource = Uint8Array | PackedSketch | DenseSketch;
+/**
+ * A sketch to walk down from: stored bytes, one in memory, or a few keys sorted highest first (the
+ * runs since the latest edge: a handful per check, not worth a sketch).
+ */
+export type SketchSource = Uint8Array | PackedSketch | DenseSketch | number[];
 
 interface Walk {
   hi: number;
@@ -164,6 +167,25 @@ interface Walk {
 
 function walk(s: SketchSource): Walk {
   if (s instanceof Uint8Array) return s.length ? new Reader(s) : { hi: -Infinity, len: 0, total: 0, next: () => 0 };
+  if (Array.isArray(s)) {
+    if (!s.length) return { hi: -Infinity, len: 0, total: 0, next: () => 0 };
+    let k = s[0]! + 1;
+    let i = 0;
+    return {
+      hi: s[0]!,
+      len: s[0]! - s[s.length - 1]! + 1,
+      total: s.length,
+      next: () => {
+        k--;
+        let c = 0;
+        while (i < s.length && s[i] === k) {
+          c++;
+          i++;
+        }
+        return c;
+      },
+    };
+  }
   if ('buf' in s) return new Reader(s.buf, s.at);
   let i = s.len;
   const hi = s.len ? s.lo + s.len - 1 : -Infinity;
