@@ -560,6 +560,9 @@ describe('health checks', () => {
     await checkRows(page).first().waitFor();
     await expect.poll(() => polls.filter((p) => p.status === 200).length).toBeGreaterThan(0);
     expect(polls[0]!.url).toContain('format=console');
+    // Asked for when the route started loading (summaryPrefetch.ts), and that answer is the one
+    // shown: the page does not ask again.
+    expect(polls.map((p) => new URL(p.url).searchParams.get('start'))).toEqual(['1h']);
     const shown = await checkRows(page).count();
     polls.length = 0;
     await page.getByRole('button', { name: 'Refresh', exact: true }).click();

@@ -77,13 +77,16 @@ export function useAuthConfig() {
   });
 }
 
+/** /api/about: public and fixed for the server's life. */
+export const aboutQuery = {
+  queryKey: sessionKeys.about(),
+  queryFn: ({ signal }: { signal?: AbortSignal }) => api.get<About>('/api/about', { signal }),
+  staleTime: Infinity,
+  meta: { silent: true },
+} as const;
+
 export function useAbout() {
-  return useQuery({
-    queryKey: sessionKeys.about(),
-    queryFn: ({ signal }) => api.get<About>('/api/about', { signal }),
-    staleTime: Infinity,
-    meta: { silent: true },
-  });
+  return useQuery(aboutQuery);
 }
 
 export function refreshSession(queryClient: QueryClient) {

@@ -26,6 +26,7 @@ import {
 import { checkAccess, type AccessRequirement, type AccessSubject } from '@opsdeck/common/access';
 import { featureAbsent, type Mode } from '@opsdeck/common/modes';
 import { SETTINGS_RESOURCE_KINDS } from '../features/settings/resources/kinds';
+import { prefetchSummary } from '../features/health/summaryPrefetch';
 
 // Page components take their own props (e.g. a settings kind); the table passes them through.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -191,7 +192,11 @@ export const ROUTES: AppRoute[] = [
   {
     path: '/health',
     title: 'Health',
-    load: () => import('../features/health/HealthPage'),
+    // The summary is asked for while the page's chunks and the session load (summaryPrefetch.ts).
+    load: () => {
+      prefetchSummary();
+      return import('../features/health/HealthPage');
+    },
     access: { resource: 'canaries', feature: 'health' },
     layout: 'shell',
     nav: { group: 'main', label: 'Health', icon: Activity },

@@ -1,7 +1,8 @@
 // The calls of the health area (spec/1 §7): the summary, per-check statistics, the check and its
 // status history through /api/db, Run Now, and agent names for badges.
-import { api, request } from '../../api/client';
-import { applyConsole, type ConsoleAnswer, type ConsoleCopy } from './consoleSummary';
+import { api } from '../../api/client';
+import { applyConsole, type ConsoleCopy } from './consoleSummary';
+import { requestSummary, takePrefetchedSummary } from './summaryPrefetch';
 import { db, type ListResult } from '../../api/postgrest';
 import type {
   CheckComponentLink,
@@ -60,14 +61,14 @@ export const healthApi = {
    */
   async summary(start: string, signal?: AbortSignal): Promise<HealthSummary> {
     const prev = copies.get(start);
-    const res = await request<ConsoleAnswer | undefined>('/api/canary/api/summary', {
-      query: { start, format: 'console', since: prev?.version },
-      headers: prev?.etag ? { 'If-None-Match': prev.etag } : undefined,
-      signal,
-    });
-    if (res.status === 304 && prev) return prev.summary;
-    if (!res.data) throw new Error('The summary answer was empty.');
-    const next = applyConsole(prev, res.data, res.headers.get('etag'));
+    // The first answer of a page load may already be there, read (summaryPrefetch.ts).
+    let next = prev ? undefined : await takePrefetchedSummary(start);
+    if (!next) {
+      const res = await requestSummary(start, { since: prev?.version, etag: prev?.etag, signal });
+      if (res.status === 304 && prev) return prev.summary;
+      if (!res.data) throw new Error('The summary answer was empty.');
+      next = applyConsole(prev, res.data, res.headers.get('etag'));
+    }
     copies.delete(start);
     copies.set(start, next);
     while (copies.size > KEPT_COPIES) copies.delete(copies.keys().next().value!);

@@ -6,7 +6,7 @@
 import { groupHealthWord } from '@opsdeck/common/healthChecks';
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronDown, ChevronRight } from 'lucide-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { AgentBadge } from '../../../ui/agent-badge';
 import { cn } from '../../../ui/cn';
 import { NO_DATA } from '../../../ui/data-table';
@@ -46,9 +46,20 @@ export interface ChecksTableProps {
   sortDesc: boolean;
   onSort(field: SortField, desc: boolean): void;
   onOpen(check: CheckSummary): void;
+  /** The pointer is on a check row (or it has focus): a click may follow. */
+  onPrepare?(check: CheckSummary): void;
 }
 
-export function ChecksTable({ groups, groupBy, loading, sortBy, sortDesc, onSort, onOpen }: ChecksTableProps) {
+export function ChecksTable({
+  groups,
+  groupBy,
+  loading,
+  sortBy,
+  sortDesc,
+  onSort,
+  onOpen,
+  onPrepare,
+}: ChecksTableProps) {
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const toggle = (key: string) =>
     setCollapsed((prev) => {
@@ -60,16 +71,21 @@ export function ChecksTable({ groups, groupBy, loading, sortBy, sortDesc, onSort
   const empty = !loading && groups.length === 0;
   const skeleton = loading && groups.length === 0;
 
-  const rows: TableRow[] = [];
-  for (const g of groups) {
-    if (groupBy === NO_GROUP || g.checks.length === 1) {
-      for (const c of g.checks) rows.push({ kind: 'check', key: c.id, check: c, nested: false });
-      continue;
+  // One entry per row of the table (10,000 and more): built when the groups change, not on every
+  // scroll step of the virtualizer.
+  const rows = useMemo(() => {
+    const out: TableRow[] = [];
+    for (const g of groups) {
+      if (groupBy === NO_GROUP || g.checks.length === 1) {
+        for (const c of g.checks) out.push({ kind: 'check', key: c.id, check: c, nested: false });
+        continue;
+      }
+      const open = !collapsed.has(g.key);
+      out.push({ kind: 'group', key: `g:${g.key}`, group: g, open });
+      if (open) for (const c of g.checks) out.push({ kind: 'check', key: c.id, check: c, nested: true });
     }
-    const open = !collapsed.has(g.key);
-    rows.push({ kind: 'group', key: `g:${g.key}`, group: g, open });
-    if (open) for (const c of g.checks) rows.push({ kind: 'check', key: c.id, check: c, nested: true });
-  }
+    return out;
+  }, [groups, groupBy, collapsed]);
 
   const virtual = rows.length > VIRTUALIZE_FROM;
   const bodyRef = useRef<HTMLTableSectionElement>(null);
@@ -109,6 +125,7 @@ export function ChecksTable({ groups, groupBy, loading, sortBy, sortDesc, onSort
         key={r.key}
         check={r.check}
         onOpen={onOpen}
+        onPrepare={onPrepare}
         nested={r.nested}
         index={index}
         measure={index === undefined ? undefined : virtualizer.measureElement}
@@ -290,10 +307,16 @@ function GroupRow({
 function CheckRow({
   check,
   onOpen,
+  onPrepare,
   nested,
   index,
   measure,
-}: { check: CheckSummary; onOpen(c: CheckSummary): void; nested?: boolean } & VirtualRowProps) {
+}: {
+  check: CheckSummary;
+  onOpen(c: CheckSummary): void;
+  onPrepare?(c: CheckSummary): void;
+  nested?: boolean;
+} & VirtualRowProps) {
   const subtitle = check.description || check.endpoint;
   return (
     <tr
@@ -304,6 +327,8 @@ function CheckRow({
       data-testid="check-row"
       data-check-id={check.id}
       onClick={() => onOpen(check)}
+      onPointerEnter={onPrepare && (() => onPrepare(check))}
+      onFocus={onPrepare && (() => onPrepare(check))}
       onKeyDown={(e) => e.key === 'Enter' && onOpen(check)}
       className="cursor-pointer border-b border-border transition-colors last:border-b-0 hover:bg-surface-hover focus-visible:bg-surface-hover"
     >
