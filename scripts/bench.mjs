@@ -53,9 +53,10 @@ const benchmarks = {
   },
   'health-ui': {
     file: 'bench/health-ui.ts',
-    summary: '/health with 10,000 checks in headless Chromium: time until the table is rendered and clickable',
+    summary:
+      "/health with 10,000 checks in headless Chromium: navigation → first row clickable → drawer open, the drawer's history, the tab's JS heap",
     flags:
-      '--checks 10000 --per-canary 100 --history-minutes 60 --runs 5 --reuse --no-build --web-dir /tmp/web-health-ui-bench',
+      '--checks 10000 --per-canary 100 --history-minutes 60 --runs 5 --reuse --no-build --web-dir /tmp/web-health-ui-bench --cold-summary',
   },
   'health-summary-memory': {
     file: 'bench/health-summary-memory.ts',

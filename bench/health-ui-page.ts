@@ -1,0 +1,189 @@
+// One cold load of /health in Chromium for `npm run bench -- health-ui` (health-ui.ts): the times
+// from navigation to the first check row, to a click on a row being handled, to the drawer showing
+// that check, the drawer's history, a second drawer once the first is closed, where the summary
+// request sat in that time, the main thread's long tasks, and the tab's memory. The times are the
+// page's own clock (ms since navigation start, marked by a script in the page, a frame after the
+// DOM change), not the benchmark's: Playwright's polling and round trips added 0.1–0.3 s per step
+// on a loaded machine.
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+
+export type Session = Awaited<ReturnType<BrowserContext['storageState']>>;
+
+export interface Sample {
+  /** Navigation → the first check row is visible. */
+  rowsMs: number;
+  /** Navigation → a click on a check row (right after the first row showed) was dispatched: the main thread was free. */
+  clickableMs: number;
+  /** Navigation → the drawer shows the clicked check's name. */
+  drawerMs: number;
+  /** The click → the drawer shows the check (its code loaded, rendered). */
+  clickToDrawerMs: number;
+  /** The click → the first row of the drawer's History table (its own, paged, request). */
+  clickToHistoryMs: number;
+  /** Drawer closed, another row clicked → its drawer shows it (the drawer's code is loaded by then). */
+  secondDrawerMs: number;
+  /** The summary request in the page's clock (ms after navigation start): sent, and its last byte. */
+  summarySentMs: number;
+  summaryDoneMs: number;
+  /** What the server says it spent (the answer's `duration`), and whether its cache had it. */
+  summaryServerMs: number;
+  summaryCache: string;
+  summaryBytes: number;
+  domRows: number;
+  longestTaskMs: number;
+  longTasksMs: number;
+  /** JS heap of the tab after the drawers (CDP Performance.getMetrics), then used after a full GC. */
+  heapUsedMb: number;
+  heapTotalMb: number;
+  heapAfterGcMb: number;
+  domNodes: number;
+}
+
+/**
+ * In the page from its first byte (a string: this file has no DOM types). Long tasks; the time of
+ * each click on a check row (when it was dispatched, i.e. the main thread was free); and, once
+ * painted (the frame after the DOM change), the first check row, each drawer's title and the first
+ * row of its history: `__marks.rows`, `__marks.click1`, `drawer1`, `history1`, then `…2`.
+ */
+const PAGE_SCRIPT = `window.__longTasks = [];
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push(e.duration); })
+    .observe({ type: 'longtask', buffered: true });
+  window.__marks = {};
+  let clicks = 0;
+  const painted = (k) => {
+    if (k in __marks) return;
+    __marks[k] = NaN;
+    requestAnimationFrame(() => setTimeout(() => { __marks[k] = performance.now(); }));
+  };
+  document.addEventListener('click', (e) => {
+    if (e.target instanceof Element && e.target.closest('[data-testid=check-row]')) __marks['click' + ++clicks] = performance.now();
+  }, true);
+  new MutationObserver(() => {
+    if (document.querySelector('[data-testid=check-row]')) painted('rows');
+    if (!clicks) return;
+    const dialog = document.querySelector('[role=dialog]');
+    if (!dialog) return;
+    if (dialog.querySelector('[data-testid=check-drawer-title]')) painted('drawer' + clicks);
+    if (dialog.querySelector('table[aria-label="Check history"] tbody tr:not([data-testid=table-skeleton])')) painted('history' + clicks);
+  }).observe(document, { childList: true, subtree: true });`;
+
+const MARKS = `new Promise((resolve) => {
+  const done = () => Object.values(window.__marks).every((v) => !Number.isNaN(v));
+  const wait = () => (done() ? resolve(window.__marks) : setTimeout(wait, 10));
+  wait();
+})`;
+
+const SUMMARY_TIMING = `(() => {
+  const e = performance.getEntriesByType('resource').find((r) => r.name.includes('/api/canary/api/summary'));
+  return e ? [e.startTime, e.responseEnd] : [NaN, NaN];
+})()`;
+
+async function metrics(cdp: CDPSession): Promise<Map<string, number>> {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return new Map(metrics.map((m) => [m.name, m.value]));
+}
+
+const MB = 1024 * 1024;
+
+/**
+ * Clicks a check row at once (no actionability checks: the row was just seen; they cost a loaded
+ * machine 0.1 s of round trips) and waits until the app handled it (?checkId= in the URL).
+ */
+async function openDrawer(page: Page, row: ReturnType<Page['getByTestId']>) {
+  await row.click({ force: true });
+  const id = (await row.getAttribute('data-check-id'))!;
+  const name = (await row.locator('td:first-child .font-medium').first().textContent())!.trim();
+  await page.waitForURL((u) => u.searchParams.get('checkId') === id);
+  return { id, name };
+}
+
+/** Navigation → rows → click → drawer, for `query`; a fresh context (cold cache) with `session`. */
+export async function loadOnce(
+  browser: Browser,
+  origin: string,
+  session: Session,
+  query: string,
+  warmSummary: string | undefined,
+): Promise<Sample> {
+  const context = await browser.newContext({
+    baseURL: origin,
+    viewport: { width: 1440, height: 900 },
+    storageState: session,
+  });
+  try {
+    // The server keeps a live summary answer 5 s; with engines off (as here) nothing precomputes it.
+    // Computed afresh just before (no-cache: an answer about to expire would not do), the page gets
+    // it the way a deployment's precomputed 1h view would give it.
+    if (warmSummary) await context.request.get(warmSummary, { headers: { 'cache-control': 'no-cache' } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(60_000);
+    await page.addInitScript({ content: PAGE_SCRIPT });
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    let summaryServerMs = NaN;
+    let summaryBytes = 0;
+    let summaryCache = '';
+    page.on('response', (res) => {
+      if (!res.url().includes('/api/canary/api/summary') || summaryBytes) return;
+      summaryCache = res.headers()['x-summary-cache'] ?? res.headers()['x-summary-source'] ?? '';
+      void res
+        .body()
+        .then((body) => {
+          summaryBytes = body.length;
+          summaryServerMs = (JSON.parse(body.toString()) as { duration: number }).duration;
+        })
+        .catch(() => undefined);
+    });
+
+    await page.goto(`/health?${query}`, { waitUntil: 'commit' });
+    const rows = page.getByTestId('check-row');
+    await rows.first().waitFor({ state: 'visible' });
+    // A click on the tenth row (every scenario shows more) is handled by the app, the drawer shows
+    // that check, then its history.
+    const dialog = page.getByRole('dialog');
+    const history = dialog
+      .getByRole('table', { name: 'Check history' })
+      .locator('tbody tr:not([data-testid=table-skeleton])');
+    const first = await openDrawer(page, rows.nth(9));
+    const count = await rows.count();
+    await dialog.getByTestId('check-drawer-title').filter({ hasText: first.name }).waitFor();
+    await history.first().waitFor();
+    const [summarySentMs, summaryDoneMs] = (await page.evaluate(SUMMARY_TIMING)) as [number, number];
+
+    // A second drawer: closed, another row clicked (the drawer's code is in the page by now).
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    const next = await openDrawer(page, rows.nth(Math.min(11, count - 1)));
+    await dialog.getByTestId('check-drawer-title').filter({ hasText: next.name }).waitFor();
+    await history.first().waitFor();
+    const marks = (await page.evaluate(MARKS)) as Record<string, number>;
+    const mark = (k: string) => marks[k] ?? NaN;
+
+    const tasks = (await page.evaluate('window.__longTasks')) as number[];
+    const m = await metrics(cdp);
+    await cdp.send('HeapProfiler.collectGarbage');
+    const gc = await metrics(cdp);
+    return {
+      rowsMs: mark('rows'),
+      clickableMs: mark('click1'),
+      drawerMs: mark('drawer1'),
+      clickToDrawerMs: mark('drawer1') - mark('click1'),
+      clickToHistoryMs: mark('history1') - mark('click1'),
+      secondDrawerMs: mark('drawer2') - mark('click2'),
+      summarySentMs,
+      summaryDoneMs,
+      summaryServerMs,
+      summaryCache,
+      summaryBytes,
+      domRows: count,
+      longestTaskMs: Math.max(0, ...tasks),
+      longTasksMs: tasks.reduce((a, b) => a + b, 0),
+      heapUsedMb: (m.get('JSHeapUsedSize') ?? NaN) / MB,
+      heapTotalMb: (m.get('JSHeapTotalSize') ?? NaN) / MB,
+      heapAfterGcMb: (gc.get('JSHeapUsedSize') ?? NaN) / MB,
+      domNodes: m.get('Nodes') ?? NaN,
+    };
+  } finally {
+    await context.close();
+  }
+}
