@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import { openPglite, openPostgres, type Database } from '../server/src/db/database.js';
 import { migrate } from '../server/src/db/migrate.js';
 import { rollupCheckStatuses } from '../server/src/health/rollup.js';
-import { buildSketchEdges } from '../server/src/health/edges.js';
+import { buildSketchEdges } from '../server/src/health/edgeJob.js';
 import { edgeFigures } from '../server/src/health/edgeFigures.js';
 import { SummaryTemplates } from '../server/src/health/summaryTemplates.js';
 import {
@@ -162,7 +162,9 @@ async function measureEdges(label: string, open: () => Promise<Database>): Promi
     }
     const t = performance.now();
     const again = await buildSketchEdges(db);
-    log(`  edge job when up to date: ${Math.round(performance.now() - t)} ms (${again.points} new instants, ${again.rows} rows)`);
+    log(
+      `  edge job when up to date: ${Math.round(performance.now() - t)} ms (${again.points} new instants, ${again.rows} rows)`,
+    );
     // The worst tail a request reads: 5 minutes of runs of every check since the latest edge.
     const { rows: b } = await db.query<{ built_to: Date }>(`SELECT built_to FROM check_sketch_state`);
     await db.query(`DELETE FROM check_statuses WHERE time >= $1`, [b[0]!.built_to]);

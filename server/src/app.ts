@@ -15,7 +15,7 @@ import { PlaybookScheduleTrigger } from './playbooks/scheduleTrigger.js';
 import { PlaybookTriggerConsumer } from './playbooks/triggerConsumer.js';
 import { EventRouter } from './jobs/eventQueue.js';
 import { rollupCheckStatuses } from './health/rollup.js';
-import { SketchEdgeJob } from './health/edges.js';
+import { SketchEdgeJob } from './health/edgeJob.js';
 import { RetentionRunner } from './retention/runner.js';
 import { seedDemo } from './demo/index.js';
 import { createHttpApp } from './http/app.js';

@@ -7,7 +7,8 @@
 // over the range the figures say they cover, and p95/p97/p99 within the sketch's stated error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rollupCheckStatuses } from '../src/health/rollup.js';
-import { buildSketchEdges, EDGE_STEP_MS } from '../src/health/edges.js';
+import { EDGE_STEP_MS } from '../src/health/edges.js';
+import { buildSketchEdges } from '../src/health/edgeJob.js';
 import { edgeFigures, type RangeFigures } from '../src/health/edgeFigures.js';
 import { SKETCH_RELATIVE_ERROR } from '../src/health/sketch.js';
 import { FIGURES_SUMMARY_SQL, figuresParams } from '../src/health/summary.js';
@@ -120,7 +121,8 @@ describe.each(databaseKinds())('health summary from edges against brute force on
   function history(from: number, to: number, every: number, duration: () => number, failEvery = 37): Run[] {
     const out: Run[] = [];
     let i = 0;
-    for (let t = from; t < to; t += every) out.push({ t: t + Math.floor(rnd() * MIN), ok: i++ % failEvery !== 0, d: duration() });
+    for (let t = from; t < to; t += every)
+      out.push({ t: t + Math.floor(rnd() * MIN), ok: i++ % failEvery !== 0, d: duration() });
     return out.filter((r) => r.t < to);
   }
 
@@ -137,13 +139,28 @@ describe.each(databaseKinds())('health summary from edges against brute force on
       ids[name] = r.rows[0]!.id;
     }
     const upTo = now - 20 * MIN;
-    await write('steady', history(now - 10 * DAY, upTo, 7 * MIN, () => 40 + Math.floor(rnd() * rnd() * 400)));
+    await write(
+      'steady',
+      history(now - 10 * DAY, upTo, 7 * MIN, () => 40 + Math.floor(rnd() * rnd() * 400)),
+    );
     await write(
       'bimodal',
-      history(now - 9 * DAY - 3 * HOUR, upTo, 11 * MIN, () => (rnd() < 0.9 ? Math.floor(rnd() * 3) : 2_000 + Math.floor(rnd() * 9_000)), 5),
+      history(
+        now - 9 * DAY - 3 * HOUR,
+        upTo,
+        11 * MIN,
+        () => (rnd() < 0.9 ? Math.floor(rnd() * 3) : 2_000 + Math.floor(rnd() * 9_000)),
+        5,
+      ),
     );
-    await write('late', history(now - 2 * DAY - 5 * HOUR, upTo, 5 * MIN, () => Math.round(10 / Math.pow(1 - rnd(), 1 / 1.1))));
-    await write('gone', history(now - 6 * DAY, upTo, 13 * MIN, () => 500));
+    await write(
+      'late',
+      history(now - 2 * DAY - 5 * HOUR, upTo, 5 * MIN, () => Math.round(10 / Math.pow(1 - rnd(), 1 / 1.1))),
+    );
+    await write(
+      'gone',
+      history(now - 6 * DAY, upTo, 13 * MIN, () => 500),
+    );
     await rollupCheckStatuses(test.db, new Date(now - 11 * DAY));
     // Retention kept the raw runs of the last 4 days (from a whole hour): older ones are in the roll-ups.
     const kept = Math.floor((now - 4 * DAY) / HOUR) * HOUR;
@@ -151,9 +168,18 @@ describe.each(databaseKinds())('health summary from edges against brute force on
     jobs.push(await buildSketchEdges(test.db));
     // Recorded after the edges were built: runs since (some timed before the latest edge), a
     // backfill three days back, and the deleted check.
-    await write('steady', history(upTo + 1_000, now - 2_000, 2 * MIN, () => 9_000));
-    await write('late', history(upTo + 1_000, now - 2_000, 3 * MIN, () => 0));
-    await write('bimodal', history(now - 3 * DAY, now - 3 * DAY + 2 * HOUR, 4 * MIN, () => 7_777, 3));
+    await write(
+      'steady',
+      history(upTo + 1_000, now - 2_000, 2 * MIN, () => 9_000),
+    );
+    await write(
+      'late',
+      history(upTo + 1_000, now - 2_000, 3 * MIN, () => 0),
+    );
+    await write(
+      'bimodal',
+      history(now - 3 * DAY, now - 3 * DAY + 2 * HOUR, 4 * MIN, () => 7_777, 3),
+    );
     await test.db.query(`UPDATE checks SET deleted_at = now() WHERE id = $1`, [ids.gone]);
     jobs.push(await buildSketchEdges(test.db));
   }, 180_000);
@@ -168,7 +194,9 @@ describe.each(databaseKinds())('health summary from edges against brute force on
     expect(jobs[1]!.ran).toBe(true);
     // The backfill (30 runs) and the runs timed before the latest edge.
     expect(jobs[1]!.late).toBeGreaterThanOrEqual(30);
-    const { rows } = await test.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM job_history WHERE name = 'CheckSketchEdges'`);
+    const { rows } = await test.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM job_history WHERE name = 'CheckSketchEdges'`,
+    );
     expect(rows[0]!.n).toBe(2);
   });
 
@@ -191,7 +219,8 @@ describe.each(databaseKinds())('health summary from edges against brute force on
     const to = f!.to.getTime();
     // The ends move to the nearest edge: at most half a grid step (5 min, an hour, a day).
     const step = (t: number) => (now - t <= 3 * HOUR ? EDGE_STEP_MS : now - t <= 8 * DAY ? HOUR : DAY);
-    if (s > now - 10 * DAY) expect(Math.abs(from - s), `${what}: start ${f!.from.toISOString()}`).toBeLessThanOrEqual(step(s) / 2);
+    if (s > now - 10 * DAY)
+      expect(Math.abs(from - s), `${what}: start ${f!.from.toISOString()}`).toBeLessThanOrEqual(step(s) / 2);
     if (e !== null) expect(Math.abs(to - e), `${what}: end`).toBeLessThanOrEqual(step(e) / 2);
     else expect(to).toBe(end);
     for (const name of ['steady', 'bimodal', 'late']) {

@@ -38,7 +38,17 @@ const sparse = (values: number[]) => {
 describe('dense sketches (the edges of the summary)', () => {
   const sets: Record<string, number[]> = {
     'heavy tail': Array.from({ length: 3000 }, () => Math.round(10 / Math.pow(1 - rnd(), 1 / 1.1))),
-    'with zeros, growing down': [5000, 4000, 3, 2, 1, 0, 0, 7, ...Array.from({ length: 500 }, () => Math.round(rnd() * 9000))],
+    'with zeros, growing down': [
+      5000,
+      4000,
+      3,
+      2,
+      1,
+      0,
+      0,
+      7,
+      ...Array.from({ length: 500 }, () => Math.round(rnd() * 9000)),
+    ],
     'all equal': Array.from({ length: 100 }, () => 250),
   };
 

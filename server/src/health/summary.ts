@@ -201,7 +201,9 @@ export async function refreshSummary(
     await tx.query(`DELETE FROM check_summaries WHERE range_key = $1`, [range.key]);
     // From the edges (two rows per check) when they are built, else from statuses and roll-ups.
     const figures = await edgeFigures(tx, start, end);
-    const insert = (key: string) => `INSERT INTO check_summaries (range_key, check_id, passed, failed, last_pass, last_fail, p95, p97, p99, rolling1h)
+    const insert = (
+      key: string,
+    ) => `INSERT INTO check_summaries (range_key, check_id, passed, failed, last_pass, last_fail, p95, p97, p99, rolling1h)
        SELECT ${key}, s.check_id, s.passed, s.failed, s.last_pass, s.last_fail, s.p95, s.p97, s.p99, s.rolling1h
        FROM s JOIN checks c ON c.id = s.check_id`;
     const inserted = figures
