@@ -209,6 +209,7 @@ describe.each(databaseKinds())('health summary from edges against brute force on
     ['custom 9d2h … 8d3h (daily edges, from roll-ups)', now - 9 * DAY - 2 * HOUR, now - 8 * DAY - 3 * HOUR],
     ['custom 6d … 5d (hourly edges, from roll-ups)', now - 6 * DAY, now - 5 * DAY],
     ['custom 2h30m … 1h10m (5-minute edges)', now - 150 * MIN, now - 70 * MIN],
+    ['custom 13m … 4m (1-minute edges)', now - 13 * MIN, now - 4 * MIN],
   ];
 
   it.each(ranges)('counts exactly and within the error over %s', async (what, s, e) => {
@@ -217,8 +218,9 @@ describe.each(databaseKinds())('health summary from edges against brute force on
     expect(f, 'the edges answer').toBeDefined();
     const from = f!.from.getTime();
     const to = f!.to.getTime();
-    // The ends move to the nearest edge: at most half a grid step (5 min, an hour, a day).
-    const step = (t: number) => (now - t <= 3 * HOUR ? EDGE_STEP_MS : now - t <= 8 * DAY ? HOUR : DAY);
+    // The ends move to the nearest edge: at most half a grid step (1 or 5 min, an hour, a day).
+    const step = (t: number) =>
+      now - t <= 14 * MIN ? EDGE_STEP_MS : now - t <= 3 * HOUR ? 5 * MIN : now - t <= 8 * DAY ? HOUR : DAY;
     if (s > now - 10 * DAY)
       expect(Math.abs(from - s), `${what}: start ${f!.from.toISOString()}`).toBeLessThanOrEqual(step(s) / 2);
     if (e !== null) expect(Math.abs(to - e), `${what}: end`).toBeLessThanOrEqual(step(e) / 2);

@@ -9,9 +9,8 @@
 // duration since the edge nearest an hour ago. Runs recorded late (timed before the latest edge)
 // count from the edge job's next run (within a minute).
 import type { Queryable } from '../db/database.js';
-import { emptyEdge, readEdges, type EdgeState } from './edges.js';
-import { readRecentPacked } from './edgeWire.js';
-import { quantilesBetween } from './sketchDense.js';
+import { int8, msOrNull, RANGE_ROW_BYTES, readRangePacked, readRecentPacked, uuidAt } from './edgeWire.js';
+import { topQuantiles } from './sketchDense.js';
 
 /** The latest edge may be this old before the figures stop coming from the edges (job not running). */
 export const EDGES_STALE_MS = 15 * 60_000;
@@ -63,10 +62,14 @@ export function nearestEdge(times: readonly number[], origin: number, t: number,
 }
 
 const isoOf = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+const lastOf = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
+const orNull = (v: number) => (Number.isNaN(v) ? null : v);
 
 /**
  * The figures of [start, end] from the edges, or undefined when they cannot answer (never built, or
- * the latest edge is older than EDGES_STALE_MS: no replica runs the job).
+ * the latest edge is older than EDGES_STALE_MS: no replica runs the job). Two queries whatever the
+ * range: the edges at its ends (with the latest edge and the one an hour ago, for rolling1h) packed
+ * into one buffer, and the runs since the latest edge per check (edgeWire.ts).
  */
 export async function edgeFigures(db: Queryable, start: Date, end: Date): Promise<RangeFigures | undefined> {
   const c = await clock(db);
@@ -77,15 +80,14 @@ export async function edgeFigures(db: Queryable, start: Date, end: Date): Promis
   let startAt = nearestEdge(c.times, c.origin, start.getTime(), c.builtTo);
   if (startAt !== null && endAt !== null && startAt > endAt) startAt = endAt;
   const hourAt = nearestEdge(c.times, c.origin, now - 3_600_000, c.builtTo);
-  const nothing = async () => new Map<string, EdgeState>();
-  const [atStart, atEnd, atHour, tail] = await Promise.all([
-    startAt === null ? nothing() : readEdges(db, new Date(startAt), 'packed'),
-    endAt === null ? nothing() : readEdges(db, new Date(endAt), 'packed'),
-    hourAt === null ? nothing() : readEdges(db, new Date(hourAt), 'scalars'),
+  const date = (t: number | null) => (t === null ? null : new Date(t));
+  const [b, tail] = await Promise.all([
+    endAt === null
+      ? Promise.resolve(Buffer.alloc(0))
+      : readRangePacked(db, new Date(endAt), date(startAt), open ? null : new Date(c.builtTo), date(hourAt)),
     readRecentPacked(db, new Date(c.builtTo), open ? end : new Date(c.builtTo - 1)),
   ]);
   const endMs = end.getTime();
-  const latest = open ? atEnd : await readEdges(db, new Date(c.builtTo), 'scalars');
   const out: RangeFigures = {
     from: new Date(startAt ?? c.origin),
     to: new Date(open ? endMs : endAt!),
@@ -99,33 +101,61 @@ export async function edgeFigures(db: Queryable, start: Date, end: Date): Promis
     p99: [],
     rolling1h: [],
   };
-  const ids = new Set(atEnd.keys());
-  for (const id of tail.keys()) ids.add(id);
-  const zero = emptyEdge();
-  const none = { n: 0, durationSum: 0, inRange: zero, keys: [] as number[] };
-  const lastOf = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
-  const QS = [0.95, 0.97, 0.99];
-  for (const id of ids) {
-    const e = atEnd.get(id) ?? zero;
-    const s = atStart.get(id) ?? zero;
-    const r = tail.get(id) ?? none;
-    const x = r.inRange;
-    const passed = e.passed - s.passed + x.passed;
-    const failed = e.failed - s.failed + x.failed;
-    const [p95, p97, p99] = quantilesBetween(e.packed ?? e.sketch, s.packed ?? s.sketch, r.keys, QS);
-    // rolling1h: everything up to now (latest edge + all runs since) minus the edge an hour ago.
-    const l = latest.get(id) ?? zero;
-    const h = atHour.get(id) ?? zero;
-    const n = l.total - h.total + r.n;
+  const q = new Float64Array(3);
+  const seen = new Set<string>();
+  const add = (
+    id: string,
+    passed: number,
+    failed: number,
+    lastPass: number | null,
+    lastFail: number | null,
+    n: number,
+    sum: number,
+  ) => {
     out.check_id.push(id);
     out.passed.push(passed);
     out.failed.push(failed);
-    out.last_pass.push(passed > 0 ? isoOf(lastOf(e.lastPass, x.lastPass)) : null);
-    out.last_fail.push(failed > 0 ? isoOf(lastOf(e.lastFail, x.lastFail)) : null);
-    out.p95.push(p95!);
-    out.p97.push(p97!);
-    out.p99.push(p99!);
-    out.rolling1h.push(n > 0 ? Math.round((l.durationSum - h.durationSum + r.durationSum) / n) : null);
+    out.last_pass.push(passed > 0 ? isoOf(lastPass) : null);
+    out.last_fail.push(failed > 0 ? isoOf(lastFail) : null);
+    out.p95.push(orNull(q[0]!));
+    out.p97.push(orNull(q[1]!));
+    out.p99.push(orNull(q[2]!));
+    out.rolling1h.push(n > 0 ? Math.round(sum / n) : null);
+  };
+  let p = 0;
+  while (p < b.length) {
+    const id = uuidAt(b, p);
+    const r = tail.get(id);
+    const x = r?.inRange;
+    const passed = int8(b, p + 16) - int8(b, p + 48) + (x?.passed ?? 0);
+    const failed = int8(b, p + 24) - int8(b, p + 56) + (x?.failed ?? 0);
+    // rolling1h: everything up to now (the latest edge and the runs since) minus the edge an hour ago.
+    const n = int8(b, p + 64) - int8(b, p + 80) + (r?.n ?? 0);
+    const sum = int8(b, p + 72) - int8(b, p + 88) + (r?.durationSum ?? 0);
+    const endAtOff = p + RANGE_ROW_BYTES;
+    const endLen = b.readInt32BE(endAtOff);
+    const startOff = endAtOff + 4 + endLen;
+    const startLen = b.readInt32BE(startOff);
+    topQuantiles(b, endLen ? endAtOff + 4 : -1, startLen ? startOff + 4 : -1, r?.keys ?? NO_KEYS, q);
+    add(
+      id,
+      passed,
+      failed,
+      lastOf(msOrNull(int8(b, p + 32)), x?.lastPass ?? null),
+      lastOf(msOrNull(int8(b, p + 40)), x?.lastFail ?? null),
+      n,
+      sum,
+    );
+    seen.add(id);
+    p = startOff + 4 + startLen;
+  }
+  // Checks whose first runs came after the latest edge.
+  for (const [id, r] of tail) {
+    if (seen.has(id)) continue;
+    topQuantiles(b, -1, -1, r.keys, q);
+    add(id, r.inRange.passed, r.inRange.failed, r.inRange.lastPass, r.inRange.lastFail, r.n, r.durationSum);
   }
   return out;
 }
+
+const NO_KEYS: number[] = [];

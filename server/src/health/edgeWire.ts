@@ -18,6 +18,8 @@ const bytesOf = (v: unknown): Buffer => (typeof v === 'string' ? Buffer.from(v, 
 /** One empty sketch for every edge read without one (they are never changed). */
 const NO_SKETCH = emptySketch();
 const msOrNull = (v: number) => (v < 0 ? null : v);
+/** An int8send value as a number (exact below 2^53), without a BigInt. */
+const int8 = (b: Buffer, p: number) => b.readInt32BE(p) * 4294967296 + b.readUInt32BE(p + 4);
 /** A timestamptz as whole milliseconds since the epoch (-1 for null), int8send'able. */
 const msSql = (col: string) => `int8send(coalesce(floor(extract(epoch FROM ${col}) * 1000)::int8, -1))`;
 
@@ -45,12 +47,12 @@ export async function readEdgesPacked(
     const id = uuidAt(b, p);
     p += 16;
     const e: EdgeState = {
-      total: Number(b.readBigInt64BE(p)),
-      passed: Number(b.readBigInt64BE(p + 8)),
-      failed: Number(b.readBigInt64BE(p + 16)),
-      durationSum: Number(b.readBigInt64BE(p + 24)),
-      lastPass: msOrNull(Number(b.readBigInt64BE(p + 32))),
-      lastFail: msOrNull(Number(b.readBigInt64BE(p + 40))),
+      total: int8(b, p),
+      passed: int8(b, p + 8),
+      failed: int8(b, p + 16),
+      durationSum: int8(b, p + 24),
+      lastPass: msOrNull(int8(b, p + 32)),
+      lastFail: msOrNull(int8(b, p + 40)),
       sketch: NO_SKETCH,
     };
     p += 48;
@@ -93,7 +95,7 @@ export async function readRecentPacked(db: Queryable, from: Date, end: Date): Pr
   while (p < b.length) {
     const id = uuidAt(b, p);
     const n = b.readInt32BE(p + 16);
-    const durationSum = Number(b.readBigInt64BE(p + 20));
+    const durationSum = int8(b, p + 20);
     const inN = b.readInt32BE(p + 28);
     const passed = b.readInt32BE(p + 32);
     const keys: number[] = [];
@@ -113,8 +115,8 @@ export async function readRecentPacked(db: Queryable, from: Date, end: Date): Pr
         passed,
         failed: inN - passed,
         durationSum: durationIn,
-        lastPass: msOrNull(Number(b.readBigInt64BE(p + 36))),
-        lastFail: msOrNull(Number(b.readBigInt64BE(p + 44))),
+        lastPass: msOrNull(int8(b, p + 36)),
+        lastFail: msOrNull(int8(b, p + 44)),
         sketch: NO_SKETCH,
       },
       keys,
@@ -123,3 +125,40 @@ export async function readRecentPacked(db: Queryable, from: Date, end: Date): Pr
   }
   return out;
 }
+
+/** The fixed part of a check in readRangePacked's buffer (then the two sketches, each after its length). */
+export const RANGE_ROW_BYTES = 16 + 10 * 8;
+
+/**
+ * A range's edges, one packed entry per check that has an end edge: its id; the end edge's passed,
+ * failed, last pass and failure (ms, -1: none); the start edge's passed and failed; total and
+ * duration sum at `latest` (the latest edge; null: the end is the latest) and at `hour` (for
+ * rolling1h); then the end edge's sketch and the start edge's, each after its int4 length.
+ */
+export async function readRangePacked(
+  db: Queryable,
+  end: Date,
+  start: Date | null,
+  latest: Date | null,
+  hour: Date | null,
+): Promise<Buffer> {
+  const { rows } = await db.query<{ b: unknown }>(
+    `SELECT encode(string_agg(uuid_send(e.check_id) || int8send(e.passed) || int8send(e.failed)
+       || ${msSql('e.last_pass')} || ${msSql('e.last_fail')}
+       || int8send(coalesce(s.passed, 0)) || int8send(coalesce(s.failed, 0))
+       || int8send(CASE WHEN $3::timestamptz IS NULL THEN e.total ELSE coalesce(l.total, 0) END)
+       || int8send(CASE WHEN $3::timestamptz IS NULL THEN e.duration_sum ELSE coalesce(l.duration_sum, 0) END)
+       || int8send(coalesce(h.total, 0)) || int8send(coalesce(h.duration_sum, 0))
+       || int4send(octet_length(e.sketch)) || e.sketch
+       || int4send(coalesce(octet_length(s.sketch), 0)) || coalesce(s.sketch, ''::bytea), ''::bytea), 'base64') AS b
+     FROM check_sketch_edges e
+     LEFT JOIN check_sketch_edges s ON s.at = $2 AND s.check_id = e.check_id
+     LEFT JOIN check_sketch_edges l ON l.at = $3 AND l.check_id = e.check_id
+     LEFT JOIN check_sketch_edges h ON h.at = $4 AND h.check_id = e.check_id
+     WHERE e.at = $1`,
+    [end, start, latest, hour],
+  );
+  return bytesOf(rows[0]?.b);
+}
+
+export { int8, uuidAt, msOrNull };

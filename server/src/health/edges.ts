@@ -10,8 +10,13 @@ import { addKey, decodeSketch, emptySketch, encodeSketch, type DenseSketch, type
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
-/** The grid: every EDGE_STEP_MS for FINE_KEEP_MS, hourly for HOURLY_KEEP_MS, daily after that. */
-export const EDGE_STEP_MS = 5 * MIN;
+/**
+ * The grid: every minute for RECENT_KEEP_MS (so a range reaching now reads at most a minute or two
+ * of raw runs), every FINE_STEP_MS for FINE_KEEP_MS, hourly for HOURLY_KEEP_MS, daily after that.
+ */
+export const EDGE_STEP_MS = MIN;
+export const RECENT_KEEP_MS = 15 * MIN;
+export const FINE_STEP_MS = 5 * MIN;
 export const FINE_KEEP_MS = 3 * HOUR;
 export const HOURLY_KEEP_MS = 8 * DAY;
 
@@ -19,7 +24,8 @@ export const HOURLY_KEEP_MS = 8 * DAY;
 export function edgeKept(at: number, now: number): boolean {
   if (at % EDGE_STEP_MS !== 0) return false;
   const age = now - at;
-  if (age <= FINE_KEEP_MS) return true;
+  if (age <= RECENT_KEEP_MS) return true;
+  if (age <= FINE_KEEP_MS) return at % FINE_STEP_MS === 0;
   if (age <= HOURLY_KEEP_MS) return at % HOUR === 0;
   return at % DAY === 0;
 }
@@ -32,7 +38,14 @@ export function gridPoints(after: number, upTo: number, now: number): number[] {
     if (edgeKept(t, now)) out.push(t);
     const age = now - t;
     // Jump to the next point that can be kept (whole days, then hours, then steps).
-    const unit = age > HOURLY_KEEP_MS + DAY ? DAY : age > FINE_KEEP_MS + HOUR ? HOUR : EDGE_STEP_MS;
+    const unit =
+      age > HOURLY_KEEP_MS + DAY
+        ? DAY
+        : age > FINE_KEEP_MS + HOUR
+          ? HOUR
+          : age > RECENT_KEEP_MS + FINE_STEP_MS
+            ? FINE_STEP_MS
+            : EDGE_STEP_MS;
     t = Math.floor(t / unit) * unit + unit;
   }
   return out;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { edgeKept, gridPoints, EDGE_STEP_MS } from './edges.js';
 import { nearestEdge } from './edgeFigures.js';
-import { Sketch } from './sketch.js';
+import { keyOf, Sketch } from './sketch.js';
 import {
   addDuration,
   decodeSketch,
@@ -10,6 +10,7 @@ import {
   mergeInto,
   quantilesBetween,
   sketchTotal,
+  topQuantiles,
   type DenseSketch,
 } from './sketchDense.js';
 
@@ -97,14 +98,43 @@ describe('dense sketches (the edges of the summary)', () => {
   });
 });
 
+describe('p95/p97/p99 straight from stored sketches', () => {
+  it('answers as quantilesBetween for end - start + keys, stored side by side in one buffer', () => {
+    const q = new Float64Array(3);
+    for (let round = 0; round < 40; round++) {
+      const before = Array.from({ length: Math.floor(rnd() * 3000) }, () => Math.round(rnd() * rnd() * 5000));
+      const inside = Array.from({ length: Math.floor(rnd() * 300) }, () =>
+        Math.round(10 / Math.pow(1 - rnd(), 1 / 1.1)),
+      );
+      const tail = Array.from({ length: Math.floor(rnd() * 6) }, () => Math.round(rnd() * 900));
+      const start = dense(before);
+      const end = dense(before);
+      mergeInto(end, dense(inside));
+      const keys = tail.map((d) => keyOf(d)).sort((a, b) => b - a);
+      const pad = Buffer.from([7, 7, 7]);
+      const e = encodeSketch(end);
+      const st = encodeSketch(start);
+      const buf = Buffer.concat([pad, e, st]);
+      topQuantiles(buf, e.length ? 3 : -1, st.length && before.length ? 3 + e.length : -1, keys, q);
+      const want = quantilesBetween(end, before.length ? start : emptySketch(), keys, [0.95, 0.97, 0.99]);
+      expect(
+        [...q].map((v) => (Number.isNaN(v) ? null : v)),
+        `round ${round}`,
+      ).toEqual(want);
+    }
+  });
+});
+
 describe('the grid of edges', () => {
   const HOUR = 3_600_000;
   const DAY = 24 * HOUR;
   const now = Date.UTC(2026, 10, 26, 13, 7, 12);
 
-  it('keeps 5-minute edges for 3 hours, hourly ones for 8 days, daily ones after', () => {
-    expect(edgeKept(Date.UTC(2026, 10, 26, 12, 55), now)).toBe(true);
-    expect(edgeKept(Date.UTC(2026, 10, 26, 12, 56), now)).toBe(false);
+  it('keeps 1-minute edges for 15 minutes, 5-minute ones for 3 hours, hourly ones for 8 days, daily ones after', () => {
+    expect(edgeKept(Date.UTC(2026, 10, 26, 12, 56), now)).toBe(true);
+    expect(edgeKept(Date.UTC(2026, 10, 26, 12, 56, 30), now)).toBe(false);
+    expect(edgeKept(Date.UTC(2026, 10, 26, 12, 51), now)).toBe(false);
+    expect(edgeKept(Date.UTC(2026, 10, 26, 12, 50), now)).toBe(true);
     expect(edgeKept(Date.UTC(2026, 10, 26, 9, 55), now)).toBe(false);
     expect(edgeKept(Date.UTC(2026, 10, 26, 9, 0), now)).toBe(true);
     expect(edgeKept(Date.UTC(2026, 10, 17, 9, 0), now)).toBe(false);
@@ -115,9 +145,12 @@ describe('the grid of edges', () => {
     const pts = gridPoints(now - 10 * DAY, now, now);
     expect(pts).toEqual([...pts].sort((a, b) => a - b));
     expect(pts.every((p) => edgeKept(p, now))).toBe(true);
-    const fine = pts.filter((p) => now - p <= 3 * HOUR).length;
+    const recent = pts.filter((p) => now - p <= 15 * 60_000);
+    const fine = pts.filter((p) => now - p > 15 * 60_000 && now - p <= 3 * HOUR);
     const hourly = pts.filter((p) => now - p > 3 * HOUR && now - p <= 8 * DAY).length;
-    expect(fine).toBe(36);
+    expect(recent).toHaveLength(15);
+    expect(fine).toHaveLength(33);
+    expect(fine.every((p) => p % (5 * 60_000) === 0)).toBe(true);
     expect(hourly).toBeGreaterThanOrEqual(8 * 24 - 4);
     expect(pts.filter((p) => now - p > 8 * DAY).length).toBe(2);
     expect(gridPoints(now - EDGE_STEP_MS, now, now)).toHaveLength(1);

@@ -239,3 +239,112 @@ export function quantilesBetween(
   // Counts that do not add up (a start edge ahead of its end) answer the lowest bin seen.
   return out.map((v) => v ?? valueOf(lowest));
 }
+
+// The hot path of a summary (10,000 checks per answer): p95/p97/p99 of a range straight from the
+// two stored sketches inside one packed buffer, with no allocation per check.
+let P = 0;
+function readAt(b: Uint8Array): number {
+  let v = 0;
+  let mul = 1;
+  for (;;) {
+    const x = b[P++];
+    if (x === undefined) throw new Error('a stored sketch ends early');
+    v += (x & 0x7f) * mul;
+    if (x < 0x80) return v;
+    mul *= 0x80;
+  }
+}
+
+/**
+ * p95, p97 and p99 (percentile_disc ranks) of the stored sketch at `endAt` in `b`, minus the one at
+ * `startAt` (-1: none), plus `keys` (bins sorted highest first), written to out[0..2] (NaN: no
+ * runs). The same answer as quantilesBetween, walking down from the highest key.
+ */
+export function topQuantiles(
+  b: Uint8Array,
+  endAt: number,
+  startAt: number,
+  keys: readonly number[],
+  out: Float64Array,
+): void {
+  out[0] = out[1] = out[2] = NaN;
+  let eHi = -Infinity;
+  let eLen = 0;
+  let eTot = 0;
+  let eP = 0;
+  if (endAt >= 0) {
+    P = endAt;
+    const z = readAt(b);
+    eHi = z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+    eLen = readAt(b);
+    eTot = readAt(b);
+    eP = P;
+  }
+  let sHi = -Infinity;
+  let sLen = 0;
+  let sTot = 0;
+  let sP = 0;
+  if (startAt >= 0) {
+    P = startAt;
+    const z = readAt(b);
+    sHi = z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+    sLen = readAt(b);
+    sTot = readAt(b);
+    sP = P;
+  }
+  const kLen = keys.length;
+  const n = eTot - sTot + kLen;
+  if (n <= 0) return;
+  const t99 = n - rankOf(0.99, n) + 1;
+  const t97 = n - rankOf(0.97, n) + 1;
+  const t95 = n - rankOf(0.95, n) + 1;
+  let top = -Infinity;
+  let bottom = Infinity;
+  if (eLen) {
+    top = eHi;
+    bottom = eHi - eLen + 1;
+  }
+  if (sLen) {
+    top = Math.max(top, sHi);
+    bottom = Math.min(bottom, sHi - sLen + 1);
+  }
+  if (kLen) {
+    top = Math.max(top, keys[0]!);
+    bottom = Math.min(bottom, keys[kLen - 1]!);
+  }
+  let ei = 0;
+  let si = 0;
+  let ki = 0;
+  let seen = 0;
+  let lowest = top;
+  for (let k = top; k >= bottom; k--) {
+    let c = 0;
+    if (k <= eHi && ei < eLen) {
+      P = eP;
+      c += readAt(b);
+      eP = P;
+      ei++;
+    }
+    if (k <= sHi && si < sLen) {
+      P = sP;
+      c -= readAt(b);
+      sP = P;
+      si++;
+    }
+    while (ki < kLen && keys[ki] === k) {
+      c++;
+      ki++;
+    }
+    if (c <= 0) continue;
+    lowest = k;
+    seen += c;
+    if (seen >= t99 && Number.isNaN(out[2])) out[2] = valueOf(k);
+    if (seen >= t97 && Number.isNaN(out[1])) out[1] = valueOf(k);
+    if (seen >= t95) {
+      out[0] = valueOf(k);
+      return;
+    }
+  }
+  // Counts that do not add up (a start edge ahead of its end): the lowest bin seen.
+  for (let j = 0; j < 3; j++) if (Number.isNaN(out[j])) out[j] = valueOf(lowest);
+}
