@@ -7,9 +7,11 @@
 //  3. each grid point due since the latest edge gets its edges: the latest edge plus the runs
 //     between (those up to the cut), for every check that has run;
 //  4. edges that fell off the grid (a 5-minute edge older than 3 hours, ...) are deleted.
-// The first run builds the history: the daily roll-ups of days older than the hourly grid, the
-// hourly ones (their sketches) up to the oldest raw run, then the raw runs. Runs older than both, or from before migration 0029 without a sketch, count
-// in uptime but not in the percentiles.
+// The first run builds the history from the roll-ups of the hours the roll-up job has finished
+// (daily rows for days older than the hourly grid, hourly ones after; their sketches), then the raw
+// runs after them, in slices. Roll-ups from before migration 0029 (no sketch) count in uptime but
+// not in the percentiles; runs recorded late into hours already rolled up before the first run are
+// not in the edges.
 import os from 'node:os';
 import type { Database, Queryable } from '../db/database.js';
 import { addKey } from './sketchDense.js';
@@ -18,6 +20,7 @@ import {
   EDGE_COLUMNS,
   EDGE_STEP_MS,
   edgeKept,
+  FINE_KEEP_MS,
   edgeOf,
   emptyEdge,
   gridPoints,
@@ -38,6 +41,8 @@ export const EDGE_JOB_EVERY_MS = MIN;
 const LEASE_MS = 10 * MIN;
 /** The lock of migration 0031's trigger. */
 const CUT_LOCK = 7253004;
+/** How much of the raw runs one query reads (10,000 checks at one run a minute: 100,000 rows). */
+const RAW_SLICE_MS = 10 * MIN;
 
 export interface EdgeJobResult {
   ran: boolean;
@@ -136,11 +141,12 @@ async function buildOnce(
   if (builtTo === null && !due.length) due.push(Math.floor(cut.now / EDGE_STEP_MS) * EDGE_STEP_MS);
   let prev = from;
   for (const point of due) {
-    if (point > prev) {
+    // In slices of at most RAW_SLICE_MS, so a first run over days of raw runs holds one slice at a time.
+    for (let a = prev; a < point; a += RAW_SLICE_MS) {
       const { rows } = await tx.query<Run>(
         `SELECT check_id, time, status, duration FROM check_statuses
          WHERE time >= $1 AND time < $2 AND change_seq <= $3::bigint`,
-        [new Date(prev), new Date(point), cut.seq],
+        [new Date(a), new Date(Math.min(a + RAW_SLICE_MS, point)), cut.seq],
       );
       for (const r of rows) {
         let e = current.get(r.check_id);
@@ -173,21 +179,27 @@ async function history(
   cut: { seq: string; now: number },
   result: EdgeJobResult,
 ): Promise<{ current: Map<string, EdgeState>; from: number; origin: number | null }> {
-  const { rows } = await tx.query<{ raw: string | null; hourly: string | null }>(
+  const { rows } = await tx.query<{ raw: string | null; hourly: string | null; mark: string | null }>(
     `SELECT (SELECT min(time) FROM check_statuses WHERE change_seq <= $1::bigint) AS raw,
-            (SELECT min(created_at) FROM check_statuses_1h) AS hourly`,
+            (SELECT min(created_at) FROM check_statuses_1h) AS hourly,
+            (SELECT rolled_at FROM check_statuses_rollup_mark) AS mark`,
     [cut.seq],
   );
-  const raw = rows[0]!.raw ? new Date(rows[0]!.raw).getTime() : null;
-  const hourly = rows[0]!.hourly ? new Date(rows[0]!.hourly).getTime() : null;
+  const at = (v: string | null) => (v ? new Date(v).getTime() : null);
+  const raw = at(rows[0]!.raw);
+  const hourly = at(rows[0]!.hourly);
+  const mark = at(rows[0]!.mark);
   const current = new Map<string, EdgeState>();
-  const rawStart = raw === null ? null : Math.floor(raw / HOUR) * HOUR;
-  if (hourly === null || (rawStart !== null && hourly >= rawStart)) {
+  // The hours the roll-up job has finished (before the hour of its last run) come from their
+  // roll-ups (one row per check and hour, or day), not from their raw runs (up to 30 days of them,
+  // hundreds of millions of rows at 10,000 checks); the raw runs after that.
+  // The last hours (where the grid is finer than an hour) always come from the raw runs.
+  const until = mark === null ? null : Math.floor(Math.min(mark, cut.now - FINE_KEEP_MS) / HOUR) * HOUR;
+  if (hourly === null || until === null || hourly >= until) {
     // Only raw runs: start at the grid point at or before the first.
     const first = raw ?? cut.now;
     return { current, from: Math.floor(first / EDGE_STEP_MS) * EDGE_STEP_MS - 1, origin: raw };
   }
-  const until = rawStart ?? Math.floor(cut.now / HOUR) * HOUR;
   type Rolled = {
     check_id: string;
     total: number;
@@ -248,7 +260,7 @@ async function history(
       result.points++;
     }
   }
-  return { current, from: until, origin: hourly };
+  return { current, from: until, origin: Math.min(hourly, raw ?? hourly) };
 }
 
 /**
