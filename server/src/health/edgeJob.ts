@@ -170,9 +170,9 @@ async function buildOnce(
 }
 
 /**
- * The first run: the hourly roll-ups (with their sketches) before the oldest raw run, hour by
- * hour, an edge at every kept hour; returns the figures at the first whole hour of raw runs (or
- * of nothing), where the raw runs take over.
+ * The first run: the roll-ups of the hours the roll-up job finished (up to 3 hours ago at most),
+ * day by day before the hourly grid and hour by hour after, an edge at every kept instant; returns
+ * the figures at the end of them (or of nothing), where the raw runs take over.
  */
 async function history(
   tx: Queryable,
