@@ -2,8 +2,8 @@
 // edge minus the start edge, plus the raw runs since the latest edge when the range reaches it.
 // Reads two rows per check (and the runs of the last few minutes), whatever the range.
 //
-// The ends are rounded to the nearest edge instant (every 5 minutes for the last 3 hours, hourly
-// for 8 days, daily before), so a range's figures cover [from, to) as returned; a start at or
+// The ends are rounded to the nearest edge instant (every minute for the last 15 minutes, 5
+// minutes for 3 hours, hourly for 8 days, daily before), so a range's figures cover [from, to) as returned; a start at or
 // before the oldest run counts from the first run. Counts, the last pass and failure are exact for
 // that range; p95/p97/p99 within the sketch's stated error (sketch.ts, 1 %). rolling1h is the mean
 // duration since the edge nearest an hour ago. Runs recorded late (timed before the latest edge)

@@ -3,9 +3,9 @@
 -- their durations, the last pass and failure, and the cumulative duration sketch (the bins of
 -- migration 0029, stored compact: server/src/health/sketchDense.ts). A range's figures are the end
 -- edge's minus the start edge's (sketch counts subtract like they add); a range that reaches now
--- adds the raw runs since the latest edge. Edges sit on a grid (every 5 minutes for the last 3
--- hours, every hour for 8 days, every day after that) and are written by one replica at a time
--- (server/src/health/edges.ts) from the runs in change_seq order, so runs recorded late or
+-- adds the raw runs since the latest edge. Edges sit on a grid (every minute for 15 minutes, every
+-- 5 minutes for 3 hours, every hour for 8 days, every day after that) and are written by one replica at a time
+-- (server/src/health/edgeJob.ts) from the runs in change_seq order, so runs recorded late or
 -- backfilled are added to the edges after them.
 CREATE TABLE check_sketch_edges (
   at           timestamptz NOT NULL,
