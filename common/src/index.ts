@@ -7,3 +7,4 @@ export * from './connections.js';
 export * from './notifications.js';
 export * from './logs.js';
 export * from './agents.js';
+export * from './healthConsole.js';

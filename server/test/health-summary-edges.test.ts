@@ -10,60 +10,24 @@ import { rollupCheckStatuses } from '../src/health/rollup.js';
 import { EDGE_STEP_MS } from '../src/health/edges.js';
 import { buildSketchEdges } from '../src/health/edgeJob.js';
 import { edgeFigures, type RangeFigures } from '../src/health/edgeFigures.js';
-import { SKETCH_RELATIVE_ERROR } from '../src/health/sketch.js';
 import { FIGURES_SUMMARY_SQL, figuresParams } from '../src/health/summary.js';
 import { SummaryTemplates } from '../src/health/summaryTemplates.js';
 import { consoleRowOf } from '../src/health/summaryConsole.js';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
-
-const MIN = 60_000;
-const HOUR = 60 * MIN;
-const DAY = 24 * HOUR;
-
-interface Run {
-  t: number;
-  ok: boolean;
-  d: number;
-}
-
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-interface Figures {
-  passed: number;
-  failed: number;
-  last_pass: string | null;
-  last_fail: string | null;
-  p95: number | null;
-  p97: number | null;
-  p99: number | null;
-}
-
-/** The exact figures of the runs in [from, to) (or [from, to] when `closed`). */
-function bruteForce(runs: readonly Run[], from: number, to: number, closed: boolean): Figures {
-  const inRange = runs.filter((r) => r.t >= from && (closed ? r.t <= to : r.t < to));
-  const sorted = inRange.map((r) => r.d).sort((a, b) => a - b);
-  const pd = (q: number) => (sorted.length ? sorted[Math.max(1, Math.ceil(q * sorted.length)) - 1]! : null);
-  const last = (ok: boolean) => {
-    const ts = inRange.filter((r) => r.ok === ok).map((r) => r.t);
-    return ts.length ? new Date(Math.max(...ts)).toISOString() : null;
-  };
-  return {
-    passed: inRange.filter((r) => r.ok).length,
-    failed: inRange.filter((r) => !r.ok).length,
-    last_pass: last(true),
-    last_fail: last(false),
-    p95: pd(0.95),
-    p97: pd(0.97),
-    p99: pd(0.99),
-  };
-}
+import { random } from './helpers/random.js';
+import {
+  bruteForce,
+  createSummaryChecks,
+  summaryHistory,
+  writeRuns,
+  DAY,
+  expectFigures,
+  HOUR,
+  MIN,
+  runsEvery,
+  type Figures,
+  type Run,
+} from './helpers/summaryFigures.js';
 
 function figuresOf(f: RangeFigures, id: string): Figures {
   const i = f.check_id.indexOf(id);
@@ -79,24 +43,6 @@ function figuresOf(f: RangeFigures, id: string): Figures {
   };
 }
 
-function expectFigures(got: Figures, want: Figures, what: string) {
-  expect([got.passed, got.failed, got.last_pass, got.last_fail], what).toEqual([
-    want.passed,
-    want.failed,
-    want.last_pass,
-    want.last_fail,
-  ]);
-  for (const p of ['p95', 'p97', 'p99'] as const) {
-    if (want[p] === null) {
-      expect(got[p], `${what} ${p}`).toBeNull();
-      continue;
-    }
-    expect(Math.abs(Number(got[p]) - want[p]), `${what} ${p}: ${got[p]} vs exact ${want[p]}`).toBeLessThanOrEqual(
-      SKETCH_RELATIVE_ERROR * want[p],
-    );
-  }
-}
-
 describe.each(databaseKinds())('health summary from edges against brute force on %s', (kind) => {
   let test: TestDatabase;
   const runs: Record<string, Run[]> = { steady: [], bimodal: [], late: [], gone: [] };
@@ -106,61 +52,18 @@ describe.each(databaseKinds())('health summary from edges against brute force on
   const jobs: Array<Awaited<ReturnType<typeof buildSketchEdges>>> = [];
 
   async function write(name: string, items: Run[]) {
-    for (let i = 0; i < items.length; i += 500) {
-      const chunk = items.slice(i, i + 500);
-      await test.db.query(
-        `INSERT INTO check_statuses (check_id, time, status, duration)
-         SELECT $1, t, ok, d FROM unnest($2::timestamptz[], $3::boolean[], $4::int[]) AS u(t, ok, d)
-         ON CONFLICT DO NOTHING`,
-        [ids[name], chunk.map((r) => new Date(r.t)), chunk.map((r) => r.ok), chunk.map((r) => r.d)],
-      );
-    }
+    await writeRuns(test.db, ids[name]!, items);
     runs[name]!.push(...items);
   }
 
-  function history(from: number, to: number, every: number, duration: () => number, failEvery = 37): Run[] {
-    const out: Run[] = [];
-    let i = 0;
-    for (let t = from; t < to; t += every)
-      out.push({ t: t + Math.floor(rnd() * MIN), ok: i++ % failEvery !== 0, d: duration() });
-    return out.filter((r) => r.t < to);
-  }
+  const history = (from: number, to: number, every: number, duration: () => number, failEvery = 37) =>
+    runsEvery(rnd, from, to, every, duration, failEvery);
 
   beforeAll(async () => {
     test = await openTestDatabase(kind);
-    const { rows } = await test.db.query<{ id: string }>(
-      `INSERT INTO canaries (name, namespace, spec) VALUES ('edges', 'team-e', '{}') RETURNING id::text`,
-    );
-    for (const name of Object.keys(runs)) {
-      const r = await test.db.query<{ id: string }>(
-        `INSERT INTO checks (canary_id, type, name) VALUES ($1, 'http', $2) RETURNING id::text`,
-        [rows[0]!.id, name],
-      );
-      ids[name] = r.rows[0]!.id;
-    }
+    Object.assign(ids, await createSummaryChecks(test.db, 'edges'));
     const upTo = now - 20 * MIN;
-    await write(
-      'steady',
-      history(now - 10 * DAY, upTo, 7 * MIN, () => 40 + Math.floor(rnd() * rnd() * 400)),
-    );
-    await write(
-      'bimodal',
-      history(
-        now - 9 * DAY - 3 * HOUR,
-        upTo,
-        11 * MIN,
-        () => (rnd() < 0.9 ? Math.floor(rnd() * 3) : 2_000 + Math.floor(rnd() * 9_000)),
-        5,
-      ),
-    );
-    await write(
-      'late',
-      history(now - 2 * DAY - 5 * HOUR, upTo, 5 * MIN, () => Math.round(10 / Math.pow(1 - rnd(), 1 / 1.1))),
-    );
-    await write(
-      'gone',
-      history(now - 6 * DAY, upTo, 13 * MIN, () => 500),
-    );
+    for (const [name, items] of Object.entries(summaryHistory(rnd, now, upTo))) await write(name, items);
     await rollupCheckStatuses(test.db, new Date(now - 11 * DAY));
     // Retention kept the raw runs of the last 4 days (from a whole hour): older ones are in the roll-ups.
     const kept = Math.floor((now - 4 * DAY) / HOUR) * HOUR;
@@ -263,6 +166,23 @@ describe.each(databaseKinds())('health summary from edges against brute force on
     expect(none.text).toBe('[]');
     templates.sweep(Date.now() + 61_000);
     expect(templates.size).toBe(0);
+  });
+
+  it('records a failed run in job history and leaves the edges as they were', async () => {
+    const before = await test.db.query<{ s: string }>(`SELECT built_to::text AS s FROM check_sketch_state`);
+    await test.db.query(`ALTER TABLE check_sketch_edges RENAME TO check_sketch_edges_away`);
+    try {
+      await expect(buildSketchEdges(test.db)).rejects.toThrow(/check_sketch_edges/);
+    } finally {
+      await test.db.query(`ALTER TABLE check_sketch_edges_away RENAME TO check_sketch_edges`);
+    }
+    const { rows } = await test.db.query<{ status: string; error: string }>(
+      `SELECT status, details->>'error' AS error FROM job_history WHERE name = 'CheckSketchEdges' ORDER BY time_start DESC LIMIT 1`,
+    );
+    expect(rows[0]!.status).toBe('FAILED');
+    expect(rows[0]!.error).toMatch(/check_sketch_edges/);
+    const after = await test.db.query<{ s: string }>(`SELECT built_to::text AS s FROM check_sketch_state`);
+    expect(after.rows[0]!.s).toBe(before.rows[0]!.s);
   });
 
   it('runs the job on one replica at a time', async () => {

@@ -9,79 +9,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rollupCheckStatuses } from '../src/health/rollup.js';
 import { keyOf, SKETCH_RELATIVE_ERROR, valueOf } from '../src/health/sketch.js';
+import { random } from './helpers/random.js';
+import {
+  bruteForce,
+  createSummaryChecks,
+  summaryHistory,
+  writeRuns,
+  DAY,
+  expectFigures,
+  HOUR,
+  MIN,
+  runsEvery,
+  type Figures,
+  type Run,
+} from './helpers/summaryFigures.js';
 import { summarySqlFor } from '../src/health/summary.js';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
-
-const MIN = 60_000;
-const HOUR = 60 * MIN;
-const DAY = 24 * HOUR;
-
-interface Run {
-  t: number;
-  ok: boolean;
-  d: number;
-}
-
-interface Figures {
-  passed: number;
-  failed: number;
-  last_pass: string | null;
-  last_fail: string | null;
-  p95: number | null;
-  p97: number | null;
-  p99: number | null;
-}
-
-/** A deterministic generator (mulberry32). */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function bruteForce(runs: readonly Run[], s: number, e: number): Figures {
-  const inRange = runs.filter((r) => r.t >= s && r.t <= e);
-  const sorted = inRange.map((r) => r.d).sort((a, b) => a - b);
-  const pd = (q: number) => (sorted.length ? sorted[Math.max(1, Math.ceil(q * sorted.length)) - 1]! : null);
-  const last = (ok: boolean) => {
-    const ts = inRange.filter((r) => r.ok === ok).map((r) => r.t);
-    return ts.length ? new Date(Math.max(...ts)).toISOString() : null;
-  };
-  return {
-    passed: inRange.filter((r) => r.ok).length,
-    failed: inRange.filter((r) => !r.ok).length,
-    last_pass: last(true),
-    last_fail: last(false),
-    p95: pd(0.95),
-    p97: pd(0.97),
-    p99: pd(0.99),
-  };
-}
-
-const iso = (v: string | Date | null | undefined) => (v ? new Date(v).toISOString() : null);
-
-function expectFigures(got: Figures | undefined, want: Figures, what: string) {
-  const g = got ?? { passed: 0, failed: 0, last_pass: null, last_fail: null, p95: null, p97: null, p99: null };
-  expect([Number(g.passed), Number(g.failed), iso(g.last_pass), iso(g.last_fail)], what).toEqual([
-    want.passed,
-    want.failed,
-    want.last_pass,
-    want.last_fail,
-  ]);
-  for (const p of ['p95', 'p97', 'p99'] as const) {
-    if (want[p] === null) {
-      expect(g[p], `${what} ${p}`).toBeNull();
-      continue;
-    }
-    expect(g[p], `${what} ${p}`).not.toBeNull();
-    expect(Math.abs(Number(g[p]) - want[p]), `${what} ${p}: ${g[p]} vs exact ${want[p]}`).toBeLessThanOrEqual(
-      SKETCH_RELATIVE_ERROR * want[p],
-    );
-  }
-}
 
 describe.each(databaseKinds())('health summary from sketches against brute force on %s', (kind) => {
   let test: TestDatabase;
@@ -92,65 +35,20 @@ describe.each(databaseKinds())('health summary from sketches against brute force
   let rolledUpTo = 0;
 
   async function write(name: string, items: Run[]) {
-    for (let i = 0; i < items.length; i += 500) {
-      const chunk = items.slice(i, i + 500);
-      await test.db.query(
-        `INSERT INTO check_statuses (check_id, time, status, duration)
-         SELECT $1, t, ok, d FROM unnest($2::timestamptz[], $3::boolean[], $4::int[]) AS u(t, ok, d)`,
-        [ids[name], chunk.map((r) => new Date(r.t)), chunk.map((r) => r.ok), chunk.map((r) => r.d)],
-      );
-    }
+    await writeRuns(test.db, ids[name]!, items);
     runs[name]!.push(...items);
   }
 
-  /** Runs every `every` ms (jittered by up to a minute) from `from` to `to`. */
-  function history(from: number, to: number, every: number, duration: () => number, failEvery = 37): Run[] {
-    const out: Run[] = [];
-    let i = 0;
-    for (let t = from; t < to; t += every) {
-      out.push({ t: t + Math.floor(rnd() * MIN), ok: i++ % failEvery !== 0, d: duration() });
-    }
-    return out.filter((r) => r.t < to);
-  }
+  const history = (from: number, to: number, every: number, duration: () => number, failEvery = 37) =>
+    runsEvery(rnd, from, to, every, duration, failEvery);
 
   beforeAll(async () => {
     test = await openTestDatabase(kind);
-    const { rows } = await test.db.query<{ id: string }>(
-      `INSERT INTO canaries (name, namespace, spec) VALUES ('sketch', 'team-s', '{}') RETURNING id::text`,
-    );
-    for (const name of Object.keys(runs)) {
-      const r = await test.db.query<{ id: string }>(
-        `INSERT INTO checks (canary_id, type, name) VALUES ($1, 'http', $2) RETURNING id::text`,
-        [rows[0]!.id, name],
-      );
-      ids[name] = r.rows[0]!.id;
-    }
+    Object.assign(ids, await createSummaryChecks(test.db, 'sketch'));
     // Backfilled history up to 20 minutes ago, then rolled up as the engine's job does.
     const upTo = now - 20 * MIN;
     rolledUpTo = upTo;
-    await write(
-      'steady',
-      history(now - 10 * DAY, upTo, 7 * MIN, () => 40 + Math.floor(rnd() * rnd() * 400)),
-    );
-    await write(
-      'bimodal',
-      history(
-        now - 9 * DAY - 3 * HOUR,
-        upTo,
-        11 * MIN,
-        () => (rnd() < 0.9 ? Math.floor(rnd() * 3) : 2_000 + Math.floor(rnd() * 9_000)),
-        5,
-      ),
-    );
-    // Created mid-range (2 days and 5 hours ago): heavy-tailed durations.
-    await write(
-      'late',
-      history(now - 2 * DAY - 5 * HOUR, upTo, 5 * MIN, () => Math.round(10 / Math.pow(1 - rnd(), 1 / 1.1))),
-    );
-    await write(
-      'gone',
-      history(now - 6 * DAY, upTo, 13 * MIN, () => 500),
-    );
+    for (const [name, items] of Object.entries(summaryHistory(rnd, now, upTo))) await write(name, items);
     await rollupCheckStatuses(test.db, new Date(now - 11 * DAY));
     // As if the roll-up had run right after the last of those runs (it holds every run before then).
     await test.db.query(`UPDATE check_statuses_rollup_mark SET rolled_at = $1`, [new Date(upTo + 500)]);
@@ -209,9 +107,10 @@ describe.each(databaseKinds())('health summary from sketches against brute force
         from + DAY - 1,
       );
       for (const p of ['p95', 'p97', 'p99'] as const) {
-        expect(Math.abs(r[p] - want[p]!), `${name} ${iso(r.day)} ${p}: ${r[p]} vs ${want[p]}`).toBeLessThanOrEqual(
-          SKETCH_RELATIVE_ERROR * want[p]!,
-        );
+        expect(
+          Math.abs(r[p] - want[p]!),
+          `${name} ${new Date(r.day).toISOString()} ${p}: ${r[p]} vs ${want[p]}`,
+        ).toBeLessThanOrEqual(SKETCH_RELATIVE_ERROR * want[p]!);
       }
     }
   });

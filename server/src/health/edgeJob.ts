@@ -74,15 +74,29 @@ export async function buildSketchEdges(db: Database, retentionDays = 730): Promi
   );
   const state = claimed.rows[0];
   if (!state) return { ran: false, points: 0, late: 0, rows: 0, pruned: 0 };
+  const record = (status: 'SUCCESS' | 'FAILED', count: number, details: object) =>
+    db.query(
+      `INSERT INTO job_history (name, success_count, error_count, details, hostname, duration_millis, resource_type, status, time_start, time_end)
+       VALUES ('CheckSketchEdges', $1, $2, $3, $4, $5, 'check_statuses', $6, $7, now())`,
+      [
+        count,
+        status === 'FAILED' ? 1 : 0,
+        JSON.stringify(details),
+        os.hostname(),
+        Date.now() - started.getTime(),
+        status,
+        started,
+      ],
+    );
   try {
     const cut = await takeCut(db);
     const result = await db.transaction((tx) => buildOnce(tx, state, cut, retentionDays));
-    await db.query(
-      `INSERT INTO job_history (name, success_count, details, hostname, duration_millis, resource_type, status, time_start, time_end)
-       VALUES ('CheckSketchEdges', $1, $2, $3, $4, 'check_statuses', 'SUCCESS', $5, now())`,
-      [result.rows, JSON.stringify(result), os.hostname(), Date.now() - started.getTime(), started],
-    );
+    // In job history when it wrote something: not every minute of a database without checks.
+    if (result.rows > 0 || result.late > 0) await record('SUCCESS', result.rows, result);
     return result;
+  } catch (e) {
+    await record('FAILED', 0, { error: (e as Error).message }).catch(() => undefined);
+    throw e;
   } finally {
     await db
       .query(`UPDATE check_sketch_state SET lease_until = NULL, lease_owner = NULL WHERE lease_owner = $1`, [owner])

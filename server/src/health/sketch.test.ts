@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { random } from '../../test/helpers/random.js';
 import { keyOf, Sketch, SKETCH_RELATIVE_ERROR, valueOf } from './sketch.js';
 
 const QS = [0.5, 0.95, 0.97, 0.99] as const;
@@ -7,16 +8,6 @@ const QS = [0.5, 0.95, 0.97, 0.99] as const;
 function exact(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]!;
-}
-
-/** A deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const rnd = random(42);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { random } from '../../test/helpers/random.js';
 import { edgeKept, gridPoints, EDGE_STEP_MS } from './edges.js';
 import { nearestEdge } from './edgeFigures.js';
 import { keyOf, Sketch } from './sketch.js';
@@ -13,15 +14,6 @@ import {
   topQuantiles,
   type DenseSketch,
 } from './sketchDense.js';
-
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const rnd = random(7);
 const QS = [0.5, 0.95, 0.97, 0.99];

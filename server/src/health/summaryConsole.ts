@@ -4,32 +4,10 @@
 // filter) has a ConsoleStream on this replica that numbers the changes between the answers it saw.
 // Also the summary's ETags (strong, from the data) and the If-None-Match comparison.
 import crypto from 'node:crypto';
+import { HEALTH_CONSOLE_COLUMNS } from '@opsdeck/common';
 
-/** The columns of a console row, in order (docs/api.md). */
-export const CONSOLE_COLUMNS = [
-  'id',
-  'canary_id',
-  'canary_name',
-  'canary_namespace',
-  'agent_id',
-  'agent_name',
-  'labels',
-  'status',
-  'type',
-  'name',
-  'namespace',
-  'severity',
-  'icon',
-  'description',
-  'endpoint',
-  'passed',
-  'failed',
-  'p95',
-  'rolling1h',
-  'last_runtime',
-  'last_transition_time',
-  'next_runtime',
-] as const;
+/** The columns of a console row, in order (docs/api.md; shared with the page). */
+export const CONSOLE_COLUMNS = HEALTH_CONSOLE_COLUMNS;
 
 export type Item = Record<string, unknown> & {
   uptime?: { passed?: number; failed?: number } | null;

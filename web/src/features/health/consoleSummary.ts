@@ -2,6 +2,7 @@
 // whole (columns once, one array per check), the next ones only the checks changed since the
 // version held and the ids removed, and a poll with If-None-Match gets a bodiless 304 when nothing
 // changed. The page filters, groups and sorts this copy itself, without asking the server again.
+import { HEALTH_CONSOLE_COLUMNS } from '@opsdeck/common/healthConsole';
 import type { CheckSummary, HealthSummary } from './types';
 
 /** The answer of GET /api/canary/api/summary?format=console[&since=version]. */
@@ -23,31 +24,8 @@ export interface ConsoleCopy {
   summary: HealthSummary;
 }
 
-/** The fields of a console row the page reads, by column name. */
-const FIELDS = [
-  'id',
-  'canary_id',
-  'canary_name',
-  'canary_namespace',
-  'agent_id',
-  'agent_name',
-  'labels',
-  'status',
-  'type',
-  'name',
-  'namespace',
-  'severity',
-  'icon',
-  'description',
-  'endpoint',
-  'passed',
-  'failed',
-  'p95',
-  'rolling1h',
-  'last_runtime',
-  'last_transition_time',
-  'next_runtime',
-] as const;
+/** The fields of a console row the page reads, by column name (all of them). */
+const FIELDS = HEALTH_CONSOLE_COLUMNS;
 
 /**
  * A reader of console rows as the summary items the page reads (fields the format leaves out are
