@@ -15,7 +15,7 @@ function uuidAt(b: Buffer, p: number): string {
 
 /** The packed bytes, sent as base64 text (a third smaller than bytea's hex; newlines are skipped). */
 const bytesOf = (v: unknown): Buffer => (typeof v === 'string' ? Buffer.from(v, 'base64') : Buffer.alloc(0));
-/** One empty sketch for every edge read without one (they are never changed). */
+/** The sketch of the runs since the latest edge, which are read as keys instead (never changed). */
 const NO_SKETCH = emptySketch();
 const msOrNull = (v: number) => (v < 0 ? null : v);
 /** An int8send value as a number (exact below 2^53), without a BigInt. */
@@ -23,20 +23,12 @@ const int8 = (b: Buffer, p: number) => b.readInt32BE(p) * 4294967296 + b.readUIn
 /** A timestamptz as whole milliseconds since the epoch (-1 for null), int8send'able. */
 const msSql = (col: string) => `int8send(coalesce(floor(extract(epoch FROM ${col}) * 1000)::int8, -1))`;
 
-/**
- * The edges at one instant: with their sketches decoded (`sketch`), kept as stored bytes to walk
- * (`packed`, edgeFigures), or without (`scalars`).
- */
-export async function readEdgesPacked(
-  db: Queryable,
-  at: Date,
-  mode: 'sketch' | 'packed' | 'scalars',
-): Promise<Map<string, EdgeState>> {
-  const scalars = mode === 'scalars';
+/** The edges at one instant, with their sketches decoded (the job adds the runs since to them). */
+export async function readEdgesPacked(db: Queryable, at: Date): Promise<Map<string, EdgeState>> {
   const { rows } = await db.query<{ b: unknown }>(
     `SELECT encode(string_agg(uuid_send(check_id) || int8send(total) || int8send(passed) || int8send(failed)
        || int8send(duration_sum) || ${msSql('last_pass')} || ${msSql('last_fail')}
-       || ${scalars ? `int4send(0)` : `int4send(octet_length(sketch)) || sketch`}, ''::bytea), 'base64') AS b
+       || int4send(octet_length(sketch)) || sketch, ''::bytea), 'base64') AS b
      FROM check_sketch_edges WHERE at = $1`,
     [at],
   );
@@ -53,13 +45,12 @@ export async function readEdgesPacked(
       durationSum: int8(b, p + 24),
       lastPass: msOrNull(int8(b, p + 32)),
       lastFail: msOrNull(int8(b, p + 40)),
-      sketch: NO_SKETCH,
+      sketch: emptySketch(),
     };
     p += 48;
     const len = b.readInt32BE(p);
     p += 4;
-    if (len > 0 && mode === 'sketch') e.sketch = decodeSketch(b.subarray(p, p + len));
-    else if (len > 0) e.packed = { buf: b, at: p };
+    if (len > 0) e.sketch = decodeSketch(b, p);
     p += len;
     out.set(id, e);
   }

@@ -5,7 +5,7 @@
 import type { Queryable } from '../db/database.js';
 import { keyOf } from './sketch.js';
 import { readEdgesPacked } from './edgeWire.js';
-import { addKey, decodeSketch, emptySketch, encodeSketch, type DenseSketch, type PackedSketch } from './sketchDense.js';
+import { addKey, decodeSketch, emptySketch, encodeSketch, type DenseSketch } from './sketchDense.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -60,8 +60,6 @@ export interface EdgeState {
   lastPass: number | null;
   lastFail: number | null;
   sketch: DenseSketch;
-  /** Where the sketch is as stored, when read to be walked rather than changed (edgeWire.ts). */
-  packed?: PackedSketch;
 }
 
 export const emptyEdge = (): EdgeState => ({
@@ -122,12 +120,8 @@ export function addRun(e: EdgeState, status: boolean, duration: number, time: nu
 
 export const EDGE_COLUMNS = 'check_id, total, passed, failed, duration_sum, last_pass, last_fail';
 
-/** Reads the edges at one instant (edgeWire.ts; `packed`: the sketches left as stored bytes). */
-export const readEdges = (
-  db: Queryable,
-  at: Date,
-  mode: 'sketch' | 'packed' | 'scalars' = 'sketch',
-): Promise<Map<string, EdgeState>> => readEdgesPacked(db, at, mode);
+/** Reads the edges at one instant, their sketches decoded (packed into one buffer, edgeWire.ts). */
+export const readEdges = (db: Queryable, at: Date): Promise<Map<string, EdgeState>> => readEdgesPacked(db, at);
 
 const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
 

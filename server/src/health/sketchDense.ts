@@ -1,11 +1,13 @@
 // The cumulative duration sketches of check_sketch_edges (issue 20) as the server handles them: the
 // same bins as sketch.ts (keyOf/valueOf, within 1 % of the exact percentile), held as one dense run
 // of counts from the lowest key to the highest (cumulative sketches have few gaps), and stored as a
-// compact bytea: zigzag varint of the lowest key, varint of how many counts, then each count as a
-// varint (a check's month of runs at one a minute: ~170 keys, ~500 bytes).
+// compact bytea: zigzag varint of the highest key, varint of how many counts, varint of their sum,
+// then each count as a varint from the highest key down (a month of runs at one a minute: ~170
+// keys, ~220 bytes).
 //
-// A range's sketch is the end edge's minus the start edge's: quantilesBetween walks both at once,
-// so the difference is never built.
+// A range's sketch is the end edge's minus the start edge's: topQuantiles walks both at once from
+// the highest key down, straight from the stored bytes, and stops at p95 (in the top 5 % of the
+// runs), so the difference is never built and most of the bytes are never read.
 import { keyOf, rankOf, valueOf } from './sketch.js';
 
 export interface DenseSketch {
@@ -17,10 +19,6 @@ export interface DenseSketch {
 }
 
 export const emptySketch = (): DenseSketch => ({ lo: 0, counts: new Float64Array(0), len: 0 });
-
-export function cloneSketch(s: DenseSketch): DenseSketch {
-  return { lo: s.lo, counts: s.counts.slice(0, s.len), len: s.len };
-}
 
 /** Adds `count` durations to bin `key`, growing the run as needed. */
 export function addKey(s: DenseSketch, key: number, count = 1): void {
@@ -96,150 +94,6 @@ export function encodeSketch(s: DenseSketch): Buffer {
   return Buffer.from(out);
 }
 
-/** Reads a stored sketch from its highest key down. */
-class Reader {
-  private p: number;
-  readonly hi: number;
-  readonly len: number;
-  readonly total: number;
-  private i = 0;
-
-  constructor(
-    private readonly buf: Uint8Array,
-    at = 0,
-  ) {
-    this.p = at;
-    const z = this.varint();
-    this.hi = z % 2 === 0 ? z / 2 : -(z + 1) / 2;
-    this.len = this.varint();
-    this.total = this.varint();
-  }
-
-  varint(): number {
-    let v = 0;
-    let mul = 1;
-    for (;;) {
-      if (this.p >= this.buf.length) throw new Error('a stored sketch ends early');
-      const byte = this.buf[this.p++]!;
-      v += (byte & 0x7f) * mul;
-      if (byte < 0x80) return v;
-      mul *= 0x80;
-    }
-  }
-
-  /** The count of the next key down (0 past the lowest). */
-  next(): number {
-    if (this.i >= this.len) return 0;
-    this.i++;
-    return this.varint();
-  }
-}
-
-export function decodeSketch(buf: Uint8Array): DenseSketch {
-  const r = new Reader(buf);
-  const counts = new Float64Array(r.len);
-  for (let i = r.len - 1; i >= 0; i--) counts[i] = r.next();
-  return { lo: r.hi - r.len + 1, counts, len: r.len };
-}
-
-/** The sum of a stored sketch's counts, from its header. */
-export const storedTotal = (buf: Uint8Array) => new Reader(buf).total;
-
-/** A stored sketch inside a larger buffer (many read at once, see edgeWire.ts). */
-export interface PackedSketch {
-  buf: Uint8Array;
-  at: number;
-}
-
-/**
- * A sketch to walk down from: stored bytes, one in memory, or a few keys sorted highest first (the
- * runs since the latest edge: a handful per check, not worth a sketch).
- */
-export type SketchSource = Uint8Array | PackedSketch | DenseSketch | number[];
-
-interface Walk {
-  hi: number;
-  len: number;
-  total: number;
-  /** The count at key `hi`, then one key lower at each call. */
-  next(): number;
-}
-
-function walk(s: SketchSource): Walk {
-  if (s instanceof Uint8Array) return s.length ? new Reader(s) : { hi: -Infinity, len: 0, total: 0, next: () => 0 };
-  if (Array.isArray(s)) {
-    if (!s.length) return { hi: -Infinity, len: 0, total: 0, next: () => 0 };
-    let k = s[0]! + 1;
-    let i = 0;
-    return {
-      hi: s[0]!,
-      len: s[0]! - s[s.length - 1]! + 1,
-      total: s.length,
-      next: () => {
-        k--;
-        let c = 0;
-        while (i < s.length && s[i] === k) {
-          c++;
-          i++;
-        }
-        return c;
-      },
-    };
-  }
-  if ('buf' in s) return new Reader(s.buf, s.at);
-  let i = s.len;
-  const hi = s.len ? s.lo + s.len - 1 : -Infinity;
-  return { hi, len: s.len, total: sketchTotal(s), next: () => (i > 0 ? s.counts[--i]! : 0) };
-}
-
-/**
- * The quantiles (percentile_disc ranks) of `end` minus `start` plus `extra` (any may be empty),
- * walking down from the highest key and stopping at the lowest quantile asked for: null for each
- * when the difference holds no durations.
- */
-export function quantilesBetween(
-  end: SketchSource,
-  start: SketchSource,
-  extra: SketchSource,
-  qs: readonly number[],
-): Array<number | null> {
-  const parts: Array<[Walk, number]> = [
-    [walk(end), 1],
-    [walk(start), -1],
-    [walk(extra), 1],
-  ];
-  const n = parts.reduce((sum, [w, sign]) => sum + sign * w.total, 0);
-  if (n <= 0) return qs.map(() => null);
-  // The r-th smallest of n is the (n - r + 1)-th largest.
-  const fromTop = qs.map((q) => n - rankOf(q, n) + 1);
-  const out: Array<number | null> = qs.map(() => null);
-  let left = qs.length;
-  let top = -Infinity;
-  let bottom = Infinity;
-  for (const [w] of parts)
-    if (w.len > 0) {
-      top = Math.max(top, w.hi);
-      bottom = Math.min(bottom, w.hi - w.len + 1);
-    }
-  let seen = 0;
-  let lowest = top;
-  // Each walk joins when the walk down reaches its own highest key.
-  for (let k = top; k >= bottom && left > 0; k--) {
-    let c = 0;
-    for (const [w, sign] of parts) if (k <= w.hi) c += sign * w.next();
-    if (c <= 0) continue;
-    lowest = k;
-    seen += c;
-    for (let j = 0; j < qs.length; j++)
-      if (out[j] === null && seen >= fromTop[j]!) {
-        out[j] = valueOf(k);
-        left--;
-      }
-  }
-  // Counts that do not add up (a start edge ahead of its end) answer the lowest bin seen.
-  return out.map((v) => v ?? valueOf(lowest));
-}
-
 // The hot path of a summary (10,000 checks per answer): p95/p97/p99 of a range straight from the
 // two stored sketches inside one packed buffer, with no allocation per check.
 let P = 0;
@@ -255,10 +109,23 @@ function readAt(b: Uint8Array): number {
   }
 }
 
+/** The sketch stored at `at` in `buf` (the job adds runs to it). */
+export function decodeSketch(buf: Uint8Array, at = 0): DenseSketch {
+  P = at;
+  const z = readAt(buf);
+  const hi = z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+  const len = readAt(buf);
+  readAt(buf);
+  const counts = new Float64Array(len);
+  for (let i = len - 1; i >= 0; i--) counts[i] = readAt(buf);
+  return { lo: hi - len + 1, counts, len };
+}
+
 /**
  * p95, p97 and p99 (percentile_disc ranks) of the stored sketch at `endAt` in `b`, minus the one at
  * `startAt` (-1: none), plus `keys` (bins sorted highest first), written to out[0..2] (NaN: no
- * runs). The same answer as quantilesBetween, walking down from the highest key.
+ * runs), walking down from the highest key: what the sparse Sketch of sketch.ts reports for the
+ * same durations (tested).
  */
 export function topQuantiles(
   b: Uint8Array,
