@@ -36,12 +36,13 @@ import { databaseKinds, openTestDatabase, type DatabaseKind, type TestDatabase }
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0x0f5eed01);
 /**
- * 20,000 requests on PostgreSQL (fast), and on PGlite too when it is the only database; when both
+ * 10,000 requests on PostgreSQL (fast), and on PGlite too when it is the only database; when both
  * run, PGlite (one in-process connection, ~7 ms a request) takes a quarter to keep the suite short.
+ * FUZZ_REQUESTS=100000 for a longer run.
  */
 function requestCount(kind: DatabaseKind): number {
   if (process.env.FUZZ_REQUESTS) return Number(process.env.FUZZ_REQUESTS);
-  return kind === 'pglite' && databaseKinds().includes('postgres') ? 5_000 : 20_000;
+  return kind === 'pglite' && databaseKinds().includes('postgres') ? 2_500 : 10_000;
 }
 const ONLY = process.env.FUZZ_ONLY === undefined ? undefined : Number(process.env.FUZZ_ONLY);
 const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 8);
