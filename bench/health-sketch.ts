@@ -199,8 +199,9 @@ async function measureEdges(label: string, open: () => Promise<Database>): Promi
         if (!f) throw new Error('the edges did not answer');
         const t1 = performance.now();
         const a = await templates.answer(pool, null, f);
+        const text = a.text();
         const t2 = performance.now();
-        return { figures: t1 - t0, json: t2 - t1, total: t2 - t0, bytes: a.text.length, n: a.ids.length };
+        return { figures: t1 - t0, json: t2 - t1, total: t2 - t0, bytes: text.length, n: a.ids.length };
       };
       // Cold: a new pool and no template (a server's first answer after it started).
       const cold = await once(new SummaryTemplates());

@@ -152,8 +152,8 @@ describe.each(databaseKinds())('health summary from edges against brute force on
       JSON.stringify(JSON.parse(text), (_, v: unknown) =>
         typeof v === 'string' && /^\d{4}-\d\d-\d\dT/.test(v) ? new Date(v).toISOString() : v,
       );
-    expect(normal(first.text)).toBe(normal(rows[0]!.checks));
-    const items = JSON.parse(first.text) as Parameters<typeof consoleRowOf>[0][];
+    expect(normal(first.text())).toBe(normal(rows[0]!.checks));
+    const items = JSON.parse(first.text()) as Parameters<typeof consoleRowOf>[0][];
     expect(first.rows()).toEqual(items.map(consoleRowOf));
     expect(first.ids).toEqual(items.map((i) => i.id));
     // Kept: a second answer rebuilds nothing until a check changes; a label filter narrows it.
@@ -161,9 +161,9 @@ describe.each(databaseKinds())('health summary from edges against brute force on
     await test.db.query(`UPDATE checks SET description = 'changed', updated_at = now() WHERE id = $1`, [ids.steady]);
     const third = await templates.answer(test.db, null, f);
     expect(third.rebuilt).toBe(1);
-    expect(third.text).toContain('"description":"changed"');
+    expect(third.text()).toContain('"description":"changed"');
     const none = await templates.answer(test.db, JSON.stringify({ nope: 'x' }), f);
-    expect(none.text).toBe('[]');
+    expect(none.text()).toBe('[]');
     templates.sweep(Date.now() + 61_000);
     expect(templates.size).toBe(0);
   });

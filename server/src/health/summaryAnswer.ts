@@ -38,13 +38,24 @@ const CACHE_CONTROL = 'private, no-cache';
 
 const gzip = promisify(zlib.gzip);
 
-/** A summary computed on request: its checks' JSON array, validator, and console rows once asked. */
+/** A summary computed on request: its checks' JSON array with its validator, and console rows, each made once asked. */
 interface LiveAnswer {
-  text: string;
-  etag: string;
+  json: () => { text: Buffer; etag: string };
+  console: () => { ids: string[]; rows: string[] };
   /** What the figures cover when they come from the edges (their ends rounded to edge instants). */
   range?: string;
-  console?: { ids: string[]; rows: string[] };
+}
+
+/** Calls `make` once, on first use. */
+function once<T>(make: () => T): () => T {
+  let v: { value: T } | undefined;
+  return () => (v ??= { value: make() }).value;
+}
+
+/** The JSON form of an answer: the array's bytes and the answer's ETag. */
+function jsonOf(text: string): { text: Buffer; etag: string } {
+  const b = Buffer.from(text);
+  return { text: b, etag: etagOf([SUMMARY_HEAD, b]) };
 }
 
 interface LiveEntry {
@@ -55,9 +66,8 @@ interface LiveEntry {
 
 /** What answers a request, whichever format it is sent in. */
 interface Source {
-  /** The FORMATS.md answer up to its last key, as chunks, and its ETag. */
-  chunks: Buffer[];
-  etag: string;
+  /** The FORMATS.md answer up to its last key, as chunks, and its ETag (made when asked). */
+  json: () => { chunks: Buffer[]; etag: string };
   /** Its items in order as console rows, and the object naming this data (fed once per stream). */
   console: () => { ids: string[]; rows: string[] };
   identity: object;
@@ -106,15 +116,20 @@ export function summaryHandler(
         if (f) {
           const t = await templates.answer(db, labels, f);
           return {
-            text: t.text,
-            etag: etagOf([SUMMARY_HEAD, t.text]),
+            json: once(() => jsonOf(t.text())),
+            console: once(() => ({ ids: t.ids, rows: t.rows() })),
             range: `${f.from.toISOString()}/${f.to.toISOString()}`,
-            console: { ids: t.ids, rows: t.rows() },
           };
         }
         const { rows } = await db.query<{ checks: string }>(summarySqlFor(start, end), [start, end, labels]);
         const text = rows[0]!.checks;
-        return { text, etag: etagOf([SUMMARY_HEAD, text]) };
+        return {
+          json: once(() => jsonOf(text)),
+          console: once(() => {
+            const items = JSON.parse(text) as Array<{ id: string }>;
+            return { ids: items.map((it) => it.id), rows: items.map(consoleRowOf) };
+          }),
+        };
       })();
       const e: LiveEntry = { at: now, writes, answer };
       entry = e;
@@ -173,8 +188,7 @@ export function summaryHandler(
         const view = await views.get(range, maxAgeMs, gz && format === 'json');
         if (view)
           source = {
-            chunks: [view.body],
-            etag: view.etag,
+            json: () => ({ chunks: [view.body], etag: view.etag }),
             console: () => ({ ids: view.ids, rows: view.items.map(rowOf) }),
             identity: view,
             streamKey,
@@ -190,8 +204,7 @@ export function summaryHandler(
           const a = await views.items.answer(range, asOf, labels);
           const chunks = [SUMMARY_HEAD, ...a.chunks];
           source = {
-            chunks,
-            etag: etagOf(chunks),
+            json: once(() => ({ chunks, etag: etagOf(chunks) })),
             console: () => ({ ids: a.ids, rows: a.items.map(rowOf) }),
             identity: a,
             streamKey,
@@ -205,15 +218,11 @@ export function summaryHandler(
       const { answer, hit } = liveAnswer(key, start, end, labels, noCache);
       const a = await answer;
       source = {
-        chunks: [SUMMARY_HEAD, Buffer.from(a.text)],
-        etag: a.etag,
-        console: () => {
-          if (!a.console) {
-            const items = JSON.parse(a.text) as Array<{ id: string }>;
-            a.console = { ids: items.map((it) => it.id), rows: items.map(consoleRowOf) };
-          }
-          return a.console;
+        json: () => {
+          const j = a.json();
+          return { chunks: [SUMMARY_HEAD, j.text], etag: j.etag };
         },
+        console: a.console,
         identity: a,
         streamKey: `l\n${key}`,
         headers: {
@@ -243,15 +252,16 @@ export function summaryHandler(
         });
       return c.body(whole, 200, { ...headers, etag });
     }
-    if (notModified(ifNoneMatch, source.etag)) return c.body(null, 304, { ...common, etag: source.etag });
+    const { chunks, etag } = source.json();
+    if (notModified(ifNoneMatch, etag)) return c.body(null, 304, { ...common, etag });
     const tail = summaryTail(performance.now() - started);
     if (gz && source.view)
       return c.body(await gzipSummary(source.view, tail), 200, {
         ...common,
         'content-type': json,
-        etag: gzipEtag(source.etag),
+        etag: gzipEtag(etag),
         'content-encoding': 'gzip',
       });
-    return c.body(Buffer.concat([...source.chunks, tail]), 200, { ...common, 'content-type': json, etag: source.etag });
+    return c.body(Buffer.concat([...chunks, tail]), 200, { ...common, 'content-type': json, etag });
   };
 }

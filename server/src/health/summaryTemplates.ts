@@ -55,10 +55,10 @@ function split(json: string): Template | undefined {
 }
 
 export interface TemplatedAnswer {
-  /** The JSON array of the items. */
-  text: string;
+  /** The JSON array of the items, written on each call. */
+  text: () => string;
   ids: string[];
-  /** The console rows, made on first use. */
+  /** The console rows, written on each call. */
   rows: () => string[];
   /** How many templates were (re)built for this answer. */
   rebuilt: number;
@@ -100,22 +100,23 @@ export class SummaryTemplates {
     const at = new Map<string, number>();
     f.check_id.forEach((id, i) => at.set(id, i));
     const ids: string[] = [];
-    const parts: string[] = [];
     const picked: Array<[Template, number | undefined]> = [];
     for (const r of rows) {
       const t = this.items.get(r.id);
       if (!t) continue; // deleted between the two queries
-      const i = at.get(r.id);
       ids.push(r.id);
-      picked.push([t, i]);
-      parts.push(
-        i === undefined
-          ? `${t.head}"uptime":{"passed":0,"failed":0,"last_pass":null,"last_fail":null},"latency":{"p95":null,"p97":null,"p99":null,"rolling1h":null}${t.tail}`
-          : `${t.head}"uptime":{"passed":${f.passed[i]},"failed":${f.failed[i]},"last_pass":${pgTimestamp(f.last_pass[i]!)},"last_fail":${pgTimestamp(f.last_fail[i]!)}},"latency":{"p95":${num(f.p95[i])},"p97":${num(f.p97[i])},"p99":${num(f.p99[i])},"rolling1h":${num(f.rolling1h[i])}}${t.tail}`,
-      );
+      picked.push([t, at.get(r.id)]);
     }
+    // Each form is written only when asked for: the page asks for console rows, API clients for JSON.
     return {
-      text: `[${parts.join(',')}]`,
+      text: () =>
+        `[${picked
+          .map(([t, i]) =>
+            i === undefined
+              ? `${t.head}"uptime":{"passed":0,"failed":0,"last_pass":null,"last_fail":null},"latency":{"p95":null,"p97":null,"p99":null,"rolling1h":null}${t.tail}`
+              : `${t.head}"uptime":{"passed":${f.passed[i]},"failed":${f.failed[i]},"last_pass":${pgTimestamp(f.last_pass[i]!)},"last_fail":${pgTimestamp(f.last_fail[i]!)}},"latency":{"p95":${num(f.p95[i])},"p97":${num(f.p97[i])},"p99":${num(f.p99[i])},"rolling1h":${num(f.rolling1h[i])}}${t.tail}`,
+          )
+          .join(',')}]`,
       ids,
       rows: () =>
         picked.map(([t, i]) =>

@@ -43,11 +43,17 @@ function saveText(text: string, fileName: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** The link's query as it is now (not as of the last render). */
+const currentParams = () => new URLSearchParams(window.location.search);
+
 export default function LogsPage() {
   const [params, setParams] = useSearchParams();
   const url = useMemo(() => readLogsParams(params), [params]);
+  // Every change is written over the link as it is now: the updater's `prev` is the link of the
+  // render that made the callback, so an effect of an older render (the auto-selected selector)
+  // would otherwise put back an owner the dropdown had just changed.
   const change = useCallback(
-    (c: LogsParamsChange) => setParams((prev) => writeLogsParams(prev, c), { replace: 'query' in c }),
+    (c: LogsParamsChange) => setParams(writeLogsParams(currentParams(), c), { replace: 'query' in c }),
     [setParams],
   );
 
@@ -75,9 +81,13 @@ export default function LogsPage() {
   const selector = effectiveSelector(selectorNames, url.logsSelector);
   // The auto-selected selector goes into the link too, so the link says what is shown.
   useEffect(() => {
-    if (component && selector && selector !== url.logsSelector)
-      setParams((prev) => writeLogsParams(prev, { logsSelector: selector }), { replace: true });
-  }, [component, selector, url.logsSelector, setParams]);
+    if (!component || !selector || selector === url.logsSelector) return;
+    // Only for the owner still in the link (another may have been chosen since this render).
+    const now = currentParams();
+    if ((now.get('topologyId') ?? undefined) !== url.topologyId || (now.get('configId') ?? undefined) !== url.configId)
+      return;
+    setParams(writeLogsParams(now, { logsSelector: selector }), { replace: true });
+  }, [component, selector, url.logsSelector, url.topologyId, url.configId, setParams]);
 
   const filters = useMemo<LogsFilters | undefined>(
     () =>
