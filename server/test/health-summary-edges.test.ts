@@ -29,14 +29,16 @@ import {
   type Run,
 } from './helpers/summaryFigures.js';
 
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
 function figuresOf(f: RangeFigures, id: string): Figures {
   const i = f.check_id.indexOf(id);
   if (i < 0) return { passed: 0, failed: 0, last_pass: null, last_fail: null, p95: null, p97: null, p99: null };
   return {
     passed: f.passed[i]!,
     failed: f.failed[i]!,
-    last_pass: f.last_pass[i]!,
-    last_fail: f.last_fail[i]!,
+    last_pass: iso(f.last_pass[i]!),
+    last_fail: iso(f.last_fail[i]!),
     p95: f.p95[i]!,
     p97: f.p97[i]!,
     p99: f.p99[i]!,

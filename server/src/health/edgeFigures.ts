@@ -9,7 +9,7 @@
 // duration since the edge nearest an hour ago. Runs recorded late (timed before the latest edge)
 // count from the edge job's next run (within a minute).
 import type { Queryable } from '../db/database.js';
-import { int8, msOrNull, RANGE_ROW_BYTES, readRangePacked, readRecentPacked, uuidAt } from './edgeWire.js';
+import { int8, msOrNull, RANGE_ROW_BYTES, readRangePacked, readRecentPacked } from './edgeWire.js';
 import { topQuantiles } from './sketchDense.js';
 
 /** The latest edge may be this old before the figures stop coming from the edges (job not running). */
@@ -22,29 +22,36 @@ export interface RangeFigures {
   check_id: string[];
   passed: number[];
   failed: number[];
-  last_pass: Array<string | null>;
-  last_fail: Array<string | null>;
+  /** Milliseconds since the epoch (null: none in the range). */
+  last_pass: Array<number | null>;
+  last_fail: Array<number | null>;
   p95: Array<number | null>;
   p97: Array<number | null>;
   p99: Array<number | null>;
   rolling1h: Array<number | null>;
 }
 
-interface EdgeClock {
+export interface EdgeClock {
   builtTo: number;
   origin: number;
   times: number[];
 }
 
-async function clock(db: Queryable): Promise<EdgeClock | undefined> {
+/**
+ * Where the edges stand, or undefined when they cannot answer: never built, or the latest edge is
+ * older than EDGES_STALE_MS (no replica runs the job).
+ */
+export async function edgeClock(db: Queryable): Promise<EdgeClock | undefined> {
   const { rows } = await db.query<{ built_to: string | null; origin: string | null; times: string[] | null }>(
     `SELECT built_to, origin, (SELECT array_agg(at::text ORDER BY at) FROM check_sketch_edge_times) AS times
      FROM check_sketch_state`,
   );
   const r = rows[0];
   if (!r?.built_to) return undefined;
+  const builtTo = new Date(r.built_to).getTime();
+  if (Date.now() - builtTo > EDGES_STALE_MS) return undefined;
   return {
-    builtTo: new Date(r.built_to).getTime(),
+    builtTo,
     origin: new Date(r.origin ?? r.built_to).getTime(),
     times: (r.times ?? []).map((t) => new Date(t).getTime()),
   };
@@ -61,29 +68,33 @@ export function nearestEdge(times: readonly number[], origin: number, t: number,
   return best;
 }
 
-const isoOf = (t: number | null) => (t === null ? null : new Date(t).toISOString());
 const lastOf = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
 const orNull = (v: number) => (Number.isNaN(v) ? null : v);
 
 /**
- * The figures of [start, end] from the edges, or undefined when they cannot answer (never built, or
- * the latest edge is older than EDGES_STALE_MS: no replica runs the job). Two queries whatever the
- * range: the edges at its ends (with the latest edge and the one an hour ago, for rolling1h) packed
- * into one buffer, and the runs since the latest edge per check (edgeWire.ts).
+ * The figures of [start, end] from the edges, or undefined when they cannot answer (see edgeClock;
+ * `clock` when the caller has read it). Two queries whatever the range: the edges at its ends (with
+ * the latest edge and the one an hour ago, for rolling1h) packed into one buffer, and the runs since
+ * the latest edge per check (edgeWire.ts).
  */
-export async function edgeFigures(db: Queryable, start: Date, end: Date): Promise<RangeFigures | undefined> {
-  const c = await clock(db);
+export async function edgeFigures(
+  db: Queryable,
+  start: Date,
+  end: Date,
+  clock?: EdgeClock,
+): Promise<RangeFigures | undefined> {
+  const c = clock ?? (await edgeClock(db));
   const now = Date.now();
-  if (!c || now - c.builtTo > EDGES_STALE_MS) return undefined;
+  if (!c) return undefined;
   const open = end.getTime() >= c.builtTo;
   const endAt = open ? c.builtTo : nearestEdge(c.times, c.origin, end.getTime(), c.builtTo);
   let startAt = nearestEdge(c.times, c.origin, start.getTime(), c.builtTo);
   if (startAt !== null && endAt !== null && startAt > endAt) startAt = endAt;
   const hourAt = nearestEdge(c.times, c.origin, now - 3_600_000, c.builtTo);
   const date = (t: number | null) => (t === null ? null : new Date(t));
-  const [b, tail] = await Promise.all([
+  const [{ ids, b }, tail] = await Promise.all([
     endAt === null
-      ? Promise.resolve(Buffer.alloc(0))
+      ? Promise.resolve({ ids: [], b: Buffer.alloc(0) })
       : readRangePacked(db, new Date(endAt), date(startAt), open ? null : new Date(c.builtTo), date(hourAt)),
     readRecentPacked(db, new Date(c.builtTo), open ? end : new Date(c.builtTo - 1)),
   ]);
@@ -115,23 +126,22 @@ export async function edgeFigures(db: Queryable, start: Date, end: Date): Promis
     out.check_id.push(id);
     out.passed.push(passed);
     out.failed.push(failed);
-    out.last_pass.push(passed > 0 ? isoOf(lastPass) : null);
-    out.last_fail.push(failed > 0 ? isoOf(lastFail) : null);
+    out.last_pass.push(passed > 0 ? lastPass : null);
+    out.last_fail.push(failed > 0 ? lastFail : null);
     out.p95.push(orNull(q[0]!));
     out.p97.push(orNull(q[1]!));
     out.p99.push(orNull(q[2]!));
     out.rolling1h.push(n > 0 ? Math.round(sum / n) : null);
   };
   let p = 0;
-  while (p < b.length) {
-    const id = uuidAt(b, p);
+  for (const id of ids) {
     const r = tail.get(id);
     const x = r?.inRange;
-    const passed = int8(b, p + 16) - int8(b, p + 48) + (x?.passed ?? 0);
-    const failed = int8(b, p + 24) - int8(b, p + 56) + (x?.failed ?? 0);
+    const passed = int8(b, p) - int8(b, p + 32) + (x?.passed ?? 0);
+    const failed = int8(b, p + 8) - int8(b, p + 40) + (x?.failed ?? 0);
     // rolling1h: everything up to now (the latest edge and the runs since) minus the edge an hour ago.
-    const n = int8(b, p + 64) - int8(b, p + 80) + (r?.n ?? 0);
-    const sum = int8(b, p + 72) - int8(b, p + 88) + (r?.durationSum ?? 0);
+    const n = int8(b, p + 48) - int8(b, p + 64) + (r?.n ?? 0);
+    const sum = int8(b, p + 56) - int8(b, p + 72) + (r?.durationSum ?? 0);
     const endAtOff = p + RANGE_ROW_BYTES;
     const endLen = b.readInt32BE(endAtOff);
     const startOff = endAtOff + 4 + endLen;
@@ -141,8 +151,8 @@ export async function edgeFigures(db: Queryable, start: Date, end: Date): Promis
       id,
       passed,
       failed,
-      lastOf(msOrNull(int8(b, p + 32)), x?.lastPass ?? null),
-      lastOf(msOrNull(int8(b, p + 40)), x?.lastFail ?? null),
+      lastOf(msOrNull(int8(b, p + 16)), x?.lastPass ?? null),
+      lastOf(msOrNull(int8(b, p + 24)), x?.lastFail ?? null),
       n,
       sum,
     );

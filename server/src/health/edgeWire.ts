@@ -70,9 +70,9 @@ export interface RecentRuns {
 /** The runs timed at or after `from`, per check, those after `end` counted only in n and durationSum. */
 export async function readRecentPacked(db: Queryable, from: Date, end: Date): Promise<Map<string, RecentRuns>> {
   const upTo = `time <= $2`;
-  const { rows } = await db.query<{ b: unknown }>(
-    `SELECT encode(string_agg(x, ''::bytea), 'base64') AS b FROM (
-       SELECT uuid_send(check_id) || int4send(count(*)::int) || int8send(coalesce(sum(duration), 0)::int8)
+  const { rows } = await db.query<{ ids: unknown; b: unknown }>(
+    `SELECT string_agg(id, ',') AS ids, encode(string_agg(x, ''::bytea), 'base64') AS b FROM (
+       SELECT check_id::text AS id, int4send(count(*)::int) || int8send(coalesce(sum(duration), 0)::int8)
          || int4send((count(*) FILTER (WHERE ${upTo}))::int) || int4send((count(*) FILTER (WHERE ${upTo} AND status))::int)
          || ${msSql(`max(time) FILTER (WHERE ${upTo} AND status)`)} || ${msSql(`max(time) FILTER (WHERE ${upTo} AND NOT status)`)}
          || coalesce(string_agg(int4send(duration), ''::bytea) FILTER (WHERE ${upTo}), ''::bytea) AS x
@@ -80,18 +80,18 @@ export async function readRecentPacked(db: Queryable, from: Date, end: Date): Pr
      ) t`,
     [from, end],
   );
+  const ids = idsOf(rows[0]?.ids);
   const b = bytesOf(rows[0]?.b);
   const out = new Map<string, RecentRuns>();
   let p = 0;
-  while (p < b.length) {
-    const id = uuidAt(b, p);
-    const n = b.readInt32BE(p + 16);
-    const durationSum = int8(b, p + 20);
-    const inN = b.readInt32BE(p + 28);
-    const passed = b.readInt32BE(p + 32);
+  for (const id of ids) {
+    const n = b.readInt32BE(p);
+    const durationSum = int8(b, p + 4);
+    const inN = b.readInt32BE(p + 12);
+    const passed = b.readInt32BE(p + 16);
     const keys: number[] = [];
     let durationIn = 0;
-    const q = p + 52;
+    const q = p + 36;
     for (let i = 0; i < inN; i++) {
       const d = b.readInt32BE(q + 4 * i);
       durationIn += d;
@@ -106,8 +106,8 @@ export async function readRecentPacked(db: Queryable, from: Date, end: Date): Pr
         passed,
         failed: inN - passed,
         durationSum: durationIn,
-        lastPass: msOrNull(int8(b, p + 36)),
-        lastFail: msOrNull(int8(b, p + 44)),
+        lastPass: msOrNull(int8(b, p + 20)),
+        lastFail: msOrNull(int8(b, p + 28)),
         sketch: NO_SKETCH,
       },
       keys,
@@ -118,10 +118,22 @@ export async function readRecentPacked(db: Queryable, from: Date, end: Date): Pr
 }
 
 /** The fixed part of a check in readRangePacked's buffer (then the two sketches, each after its length). */
-export const RANGE_ROW_BYTES = 16 + 10 * 8;
+export const RANGE_ROW_BYTES = 10 * 8;
 
 /**
- * A range's edges, one packed entry per check that has an end edge: its id; the end edge's passed,
+ * The ids of the checks in a packed read, in the buffer's order: one text column aggregated beside
+ * the bytes (both aggregates read the rows in one order), split once instead of 10,000 uuids
+ * formatted from bytes.
+ */
+const idsOf = (v: unknown): string[] => (typeof v === 'string' && v ? v.split(',') : []);
+
+export interface Packed {
+  ids: string[];
+  b: Buffer;
+}
+
+/**
+ * A range's edges, one packed entry per check that has an end edge (`ids` in the same order): the end edge's passed,
  * failed, last pass and failure (ms, -1: none); the start edge's passed and failed; total and
  * duration sum at `latest` (the latest edge; null: the end is the latest) and at `hour` (for
  * rolling1h); then the end edge's sketch and the start edge's, each after its int4 length.
@@ -132,9 +144,9 @@ export async function readRangePacked(
   start: Date | null,
   latest: Date | null,
   hour: Date | null,
-): Promise<Buffer> {
-  const { rows } = await db.query<{ b: unknown }>(
-    `SELECT encode(string_agg(uuid_send(e.check_id) || int8send(e.passed) || int8send(e.failed)
+): Promise<Packed> {
+  const { rows } = await db.query<{ ids: unknown; b: unknown }>(
+    `SELECT string_agg(e.check_id::text, ',') AS ids, encode(string_agg(int8send(e.passed) || int8send(e.failed)
        || ${msSql('e.last_pass')} || ${msSql('e.last_fail')}
        || int8send(coalesce(s.passed, 0)) || int8send(coalesce(s.failed, 0))
        || int8send(CASE WHEN $3::timestamptz IS NULL THEN e.total ELSE coalesce(l.total, 0) END)
@@ -149,7 +161,7 @@ export async function readRangePacked(
      WHERE e.at = $1`,
     [end, start, latest, hour],
   );
-  return bytesOf(rows[0]?.b);
+  return { ids: idsOf(rows[0]?.ids), b: bytesOf(rows[0]?.b) };
 }
 
-export { int8, uuidAt, msOrNull };
+export { int8, msOrNull };

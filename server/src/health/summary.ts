@@ -60,13 +60,15 @@ const FIGURES_S = `s AS (
 /** The summary from figures computed in the server ($1 the label filter, then figuresParams). */
 export const FIGURES_SUMMARY_SQL = `WITH ${FIGURES_S}${summaryOutput('$1')}`;
 
+const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
 /** The parameters $2–$10 of FIGURES_SUMMARY_SQL. */
 export const figuresParams = (f: RangeFigures) => [
   f.check_id,
   f.passed,
   f.failed,
-  f.last_pass,
-  f.last_fail,
+  f.last_pass.map(isoOrNull),
+  f.last_fail.map(isoOrNull),
   f.p95,
   f.p97,
   f.p99,

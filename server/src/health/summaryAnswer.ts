@@ -10,7 +10,7 @@ import { acceptsGzip } from '../http/encoding.js';
 import { healthWrites } from './store.js';
 import { freshComputedAt, precomputedRangeOf, summarySqlFor } from './summary.js';
 import { SummaryTemplates } from './summaryTemplates.js';
-import { edgeFigures } from './edgeFigures.js';
+import { edgeClock, edgeFigures } from './edgeFigures.js';
 import { consoleRowOf, etagOf, gzipEtag, notModified } from './summaryConsole.js';
 import {
   gzipSummary,
@@ -112,9 +112,12 @@ export function summaryHandler(
       const answer = (async (): Promise<LiveAnswer> => {
         // Two rows per check from the edges (edgeFigures.ts); from statuses and roll-ups until
         // the edges are built (a new database's first minute, or no replica runs the engines).
-        const f = await edgeFigures(db, start, end);
-        if (f) {
-          const t = await templates.answer(db, labels, f);
+        const clock = await edgeClock(db);
+        if (clock) {
+          // The figures and the checks' templates are read at the same time.
+          const figures = edgeFigures(db, start, end, clock).then((f) => f!);
+          const t = await templates.answer(db, labels, figures);
+          const f = await figures;
           return {
             json: once(() => jsonOf(t.text())),
             console: once(() => ({ ids: t.ids, rows: t.rows() })),
