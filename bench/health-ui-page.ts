@@ -5,6 +5,7 @@
 // page's own clock (ms since navigation start, marked by a script in the page, a frame after the
 // DOM change), not the benchmark's: Playwright's polling and round trips added 0.1–0.3 s per step
 // on a loaded machine.
+import fs from 'node:fs';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 
 export type Session = Awaited<ReturnType<BrowserContext['storageState']>>;
@@ -104,6 +105,8 @@ export async function loadOnce(
   session: Session,
   query: string,
   warmSummary: string | undefined,
+  /** Where to write the page's CPU profile (CDP Profiler) from navigation to the first drawer. */
+  profileFile?: string,
 ): Promise<Sample> {
   const context = await browser.newContext({
     baseURL: origin,
@@ -135,6 +138,11 @@ export async function loadOnce(
         .catch(() => undefined);
     });
 
+    if (profileFile) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
     await page.goto(`/health?${query}`, { waitUntil: 'commit' });
     const rows = page.getByTestId('check-row');
     await rows.first().waitFor({ state: 'visible' });
@@ -148,6 +156,10 @@ export async function loadOnce(
     const count = await rows.count();
     await dialog.getByTestId('check-drawer-title').filter({ hasText: first.name }).waitFor();
     await history.first().waitFor();
+    if (profileFile) {
+      const { profile } = await cdp.send('Profiler.stop');
+      fs.writeFileSync(profileFile, JSON.stringify(profile));
+    }
     const [summarySentMs, summaryDoneMs] = (await page.evaluate(SUMMARY_TIMING)) as [number, number];
 
     // A second drawer: closed, another row clicked (the drawer's code is in the page by now).

@@ -19,7 +19,7 @@
 //
 // Flags: --checks 10000, --per-canary 100, --history-minutes 60, --runs 5, --reuse (keep the
 // database when it has the same shape), --no-build (use --web-dir as it is), --web-dir
-// /tmp/web-health-ui-bench, --cold-summary.
+// /tmp/web-health-ui-bench, --cold-summary, --cpu-profile DIR (the page's CPU profile per load).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -230,7 +230,12 @@ async function main() {
     await loadOnce(browser, origin, session, scenarios[0]![1], warm(scenarios[0]![1]));
     for (const [label, query] of scenarios) {
       const samples: Sample[] = [];
-      for (let i = 0; i < runs; i++) samples.push(await loadOnce(browser, origin, session, query, warm(query)));
+      for (let i = 0; i < runs; i++) {
+        const profile = flags['cpu-profile']
+          ? `${String(flags['cpu-profile'])}/${label.replace(/\W+/g, '-')}-${i}.cpuprofile`
+          : undefined;
+        samples.push(await loadOnce(browser, origin, session, query, warm(query), profile));
+      }
       const med = (f: (s: Sample) => number, digits = 0) => median(samples.map(f)).toFixed(digits);
       times.push([
         label,

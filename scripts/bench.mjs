@@ -56,7 +56,7 @@ const benchmarks = {
     summary:
       "/health with 10,000 checks in headless Chromium: navigation → first row clickable → drawer open, the drawer's history, the tab's JS heap",
     flags:
-      '--checks 10000 --per-canary 100 --history-minutes 60 --runs 5 --reuse --no-build --web-dir /tmp/web-health-ui-bench --cold-summary',
+      '--checks 10000 --per-canary 100 --history-minutes 60 --runs 5 --reuse --no-build --web-dir /tmp/web-health-ui-bench --cold-summary --cpu-profile DIR',
   },
   'health-summary-memory': {
     file: 'bench/health-summary-memory.ts',
