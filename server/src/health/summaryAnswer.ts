@@ -16,6 +16,7 @@ import {
   gzipSummary,
   rowOf,
   SUMMARY_HEAD,
+  SUMMARY_VIEW_IDLE_MS,
   SUMMARY_VIEW_MAX_AGE_MS,
   summaryTail,
   type SummaryView,
@@ -100,8 +101,9 @@ export function summaryHandler(
   // Recent answers computed on request, by normalized query; they do not depend on the caller.
   const live = new Map<string, LiveEntry>();
   // The checks' items split around their figures, for answers from the edges (summaryTemplates.ts).
-  const templates = new SummaryTemplates();
-  setInterval(() => templates.sweep(), 60_000).unref();
+  // Dropped after the summary's idle time (HEALTH_SUMMARY_IDLE_MS), like the views and streams.
+  const templates = new SummaryTemplates(SUMMARY_VIEW_IDLE_MS);
+  setInterval(() => templates.sweep(), Math.min(60_000, Math.max(1_000, SUMMARY_VIEW_IDLE_MS / 2))).unref();
 
   function liveAnswer(key: string, start: Date, end: Date, labels: string | null, noCache: boolean) {
     const now = Date.now();
