@@ -1,7 +1,8 @@
 // Test projects: `unit` (pure modules, tests beside the code), `integration` (server/test: real
 // databases, sockets and child processes, hence the long timeouts and process isolation) and
 // `e2e` (web/e2e: the built console in headless Chromium against a real server started in-process;
-// two files at a time like the rest: each starts its own server on a free port and its own browser).
+// two files at a time, before the others: each starts its own server on a free port and its own
+// browser, and they are CPU-bound). Then unit and integration together, three files at a time.
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -36,9 +37,8 @@ class SlowFirst extends BaseSequencer {
 
 export default defineConfig({
   test: {
-    // Vitest's default is one worker less than the cores: one, on a two-core machine. Many
-    // integration files mostly wait (replica, crash, agent and deployment tests run child processes
-    // for minutes), so two files at a time keep the suite's wall time down.
+    // Vitest's default is one worker less than the cores: one, on a two-core machine. Two for the
+    // browser tests (group 0); unit and integration (group 1) set their own.
     maxWorkers: 2,
     sequence: { sequencer: SlowFirst },
     projects: [
