@@ -96,7 +96,7 @@ export class SummaryTemplates {
   }
 
   /** The checks matching `labels`, in order, with their templates made up to date. */
-  private async kept(db: Queryable, labels: string | null): Promise<Array<{ id: string }> & { rebuilt: number }> {
+  private async kept(db: Queryable, labels: string | null): Promise<{ rows: Array<{ id: string }>; rebuilt: number }> {
     const { rows } = await db.query<{ id: string; v: string }>(SUMMARY_CHECKS_SQL, [labels]);
     const stale = rows.filter((r) => this.items.get(r.id)?.v !== r.v).map((r) => r.id);
     for (let i = 0; i < stale.length; i += 5_000) {
@@ -112,7 +112,7 @@ export class SummaryTemplates {
       const live = new Set(rows.map((r) => r.id));
       for (const id of this.items.keys()) if (!live.has(id)) this.items.delete(id);
     }
-    return Object.assign(rows, { rebuilt: stale.length });
+    return { rows, rebuilt: stale.length };
   }
 
   /**
@@ -125,7 +125,7 @@ export class SummaryTemplates {
     figures: RangeFigures | Promise<RangeFigures>,
   ): Promise<TemplatedAnswer> {
     this.used = Date.now();
-    const [rows, f] = await Promise.all([this.kept(db, labels), figures]);
+    const [{ rows, rebuilt }, f] = await Promise.all([this.kept(db, labels), figures]);
     const at = new Map<string, number>();
     f.check_id.forEach((id, i) => at.set(id, i));
     const ids: string[] = [];
@@ -153,7 +153,7 @@ export class SummaryTemplates {
             ? `${t.rowHead}0,0,null,null${t.rowTail}`
             : `${t.rowHead}${f.passed[i]},${f.failed[i]},${num(f.p95[i])},${num(f.rolling1h[i])}${t.rowTail}`,
         ),
-      rebuilt: rows.rebuilt,
+      rebuilt,
     };
   }
 }
