@@ -19,7 +19,7 @@
 //
 // Flags: --checks 10000, --per-canary 100, --history-minutes 60, --runs 5, --reuse (keep the
 // database when it has the same shape), --no-build (use --web-dir as it is), --web-dir
-// /tmp/web-health-ui-bench, --cold-summary, --cpu-profile DIR (the page's CPU profile per load).
+// /tmp/web-health-ui-bench, --cold-summary, --cpu-profile DIR (the page's CPU profile per load), --per-load (each load's marks).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -234,7 +234,12 @@ async function main() {
         const profile = flags['cpu-profile']
           ? `${String(flags['cpu-profile'])}/${label.replace(/\W+/g, '-')}-${i}.cpuprofile`
           : undefined;
-        samples.push(await loadOnce(browser, origin, session, query, warm(query), profile));
+        const s = await loadOnce(browser, origin, session, query, warm(query), profile);
+        samples.push(s);
+        if (flags['per-load'])
+          log(
+            `  ${label} #${i + 1}: rows ${s.rowsMs.toFixed(0)}, clickable ${s.clickableMs.toFixed(0)}, drawer ${s.drawerMs.toFixed(0)}, summary sent ${s.summarySentMs.toFixed(0)} done ${s.summaryDoneMs.toFixed(0)} (${s.summaryCache}, server ${s.summaryServerMs} ms)`,
+          );
       }
       const med = (f: (s: Sample) => number, digits = 0) => median(samples.map(f)).toFixed(digits);
       times.push([
