@@ -193,9 +193,9 @@ async function measureEdges(label: string, open: () => Promise<Database>): Promi
   for (const [name, s, e] of ranges) {
     const pool = await open();
     try {
-      const once = async (templates: SummaryTemplates) => {
+      const once = async (templates: SummaryTemplates, format: 'json' | 'console' = 'json') => {
         // As the server does: the figures and the checks' templates read at the same time, then
-        // the JSON written (the console format writes its rows instead: a few ms).
+        // the answer written: the FORMATS.md JSON, or the console rows (what the page asks for).
         const t0 = performance.now();
         const figures = edgeFigures(pool, new Date(s), new Date(e)).then((f) => {
           if (!f) throw new Error('the edges did not answer');
@@ -203,28 +203,35 @@ async function measureEdges(label: string, open: () => Promise<Database>): Promi
         });
         const a = await templates.answer(pool, null, figures);
         const t1 = performance.now();
-        const text = a.text();
+        const bytes = format === 'json' ? a.text().length : a.rows().length;
         const t2 = performance.now();
-        return { figures: t1 - t0, json: t2 - t1, total: t2 - t0, bytes: text.length, n: a.ids.length };
+        return { figures: t1 - t0, json: t2 - t1, total: t2 - t0, bytes, n: a.ids.length };
       };
-      // Cold: a new pool and no template (a server's first answer after it started).
+      // Cold: a new pool and no template (a server's first answer after it started), JSON and console.
       const cold = await once(new SummaryTemplates());
+      const coldConsole = await once(new SummaryTemplates(), 'console');
       // A range never asked before on a server that has answered others (templates kept).
       if (!kept.size) await once(kept);
       const first = await once(kept);
       const warm: Array<Awaited<ReturnType<typeof once>>> = [];
-      for (let i = 0; i < Math.max(runs, 3); i++) warm.push(await once(kept));
+      const warmConsole: number[] = [];
+      for (let i = 0; i < Math.max(runs, 3); i++) {
+        warm.push(await once(kept));
+        warmConsole.push((await once(kept, 'console')).total);
+      }
       const med = (k: 'figures' | 'json' | 'total') => Math.round(median(warm.map((w) => w[k])));
       out.push([
         name,
         cold.n,
         Math.round(cold.total),
+        Math.round(coldConsole.total),
         Math.round(first.figures),
         Math.round(first.json),
         Math.round(first.total),
         med('figures'),
         med('json'),
         med('total'),
+        Math.round(median(warmConsole)),
         (cold.bytes / 1e6).toFixed(1),
       ]);
     } finally {
@@ -238,13 +245,15 @@ async function measureEdges(label: string, open: () => Promise<Database>): Promi
     [
       'range',
       'checks',
-      'first answer after start',
+      'first answer after start: JSON',
+      'console',
       'new range: figures ∥ checks',
       'JSON',
       'total',
       'warm: figures ∥ checks',
       'JSON',
       'total',
+      'console total',
       'JSON MB',
     ],
     out,

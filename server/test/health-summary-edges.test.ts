@@ -170,6 +170,27 @@ describe.each(databaseKinds())('health summary from edges against brute force on
     expect(templates.size).toBe(0);
   });
 
+  it('builds a first answer filtered by labels from one query, and the other checks when an unfiltered one asks', async () => {
+    const f = (await edgeFigures(test.db, new Date(now - DAY), new Date()))!;
+    await test.db.query(`UPDATE checks SET labels = $2::jsonb, updated_at = now() WHERE id = $1`, [
+      ids.bimodal,
+      JSON.stringify({ tier: 'gold', note: 'a "quoted", {braced} ünïcode\\value' }),
+    ]);
+    const templates = new SummaryTemplates(60_000);
+    const gold = await templates.answer(test.db, JSON.stringify({ tier: 'gold' }), f);
+    expect(gold.rebuilt).toBe(1);
+    expect(gold.ids).toEqual([ids.bimodal]);
+    expect(templates.size).toBe(1);
+    const all = await templates.answer(test.db, null, f);
+    expect(all.rebuilt).toBe(2);
+    const { rows } = await test.db.query<{ checks: string }>(FIGURES_SUMMARY_SQL, [null, ...figuresParams(f)]);
+    const items = JSON.parse(rows[0]!.checks) as Parameters<typeof consoleRowOf>[0][];
+    expect(JSON.parse(all.text())).toEqual(JSON.parse(rows[0]!.checks));
+    // The console rows (cut from the kept JSON on first use) are the rows of the items.
+    expect(all.rows()).toEqual(items.map(consoleRowOf));
+    expect(gold.rows()).toEqual(items.filter((i) => i.id === ids.bimodal).map(consoleRowOf));
+  });
+
   it('records a failed run in job history and leaves the edges as they were', async () => {
     const before = await test.db.query<{ s: string }>(`SELECT built_to::text AS s FROM check_sketch_state`);
     await test.db.query(`ALTER TABLE check_sketch_edges RENAME TO check_sketch_edges_away`);

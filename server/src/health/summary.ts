@@ -123,18 +123,25 @@ SELECT t.next, x.* FROM t LEFT JOIN LATERAL (
   WHERE greatest(${VERSION}, c.deleted_at, ca.deleted_at) > $1
 ) x ON true`;
 
-/**
- * The items of some checks ($1 ids) without figures (zero counts, null percentiles), with their
- * version: what summaryTemplates.ts splits around the figures and keeps.
- */
-export const TEMPLATE_ITEMS_SQL = `WITH s AS (
+/** Items with no figures (zero counts, null percentiles) and their versions. */
+const TEMPLATE_ITEMS = `WITH s AS (
   SELECT NULL::uuid AS check_id, NULL::bigint AS passed, NULL::bigint AS failed, NULL::timestamptz AS last_pass,
          NULL::timestamptz AS last_fail, NULL::int AS p95, NULL::int AS p97, NULL::int AS p99, NULL::int AS rolling1h
   LIMIT 0
 )
 SELECT c.id, ${VERSION}::text AS v, row_to_json(x)::text AS json${LIVE_CHECKS}
-LEFT JOIN s ON s.check_id = c.id${ITEM}
+LEFT JOIN s ON s.check_id = c.id${ITEM}`;
+
+/**
+ * The items of some checks ($1 ids) without figures (zero counts, null percentiles), with their
+ * version: what summaryTemplates.ts splits around the figures and keeps.
+ */
+export const TEMPLATE_ITEMS_SQL = `${TEMPLATE_ITEMS}
 WHERE c.id = ANY($1::uuid[])`;
+
+/** TEMPLATE_ITEMS_SQL for every check of a summary ($1 the label filter), in the summary's order. */
+export const ALL_TEMPLATE_ITEMS_SQL = `${TEMPLATE_ITEMS}${labelFilter('$1')}
+ORDER BY ca.name, c.name, c.id`;
 
 /** The items of some checks ($3 ids) from precomputed figures ($1 range key, $2 computed_at). */
 export const PRECOMPUTED_ITEMS_SQL = `WITH ${precomputedStats('check_id = ANY($3::uuid[])')}

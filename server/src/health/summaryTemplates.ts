@@ -4,20 +4,21 @@
 // changed (the version summary.ts uses). An answer is then the figures of the range
 // (edgeFigures.ts) written between the kept parts: no JSON built in SQL for 10,000 checks, for any
 // range. What is kept is one entry per live check, whatever the ranges asked for, and dropped when
-// no answer used it for HEALTH_SUMMARY_IDLE_MS.
+// no answer used it for HEALTH_SUMMARY_IDLE_MS. With nothing kept (a server's first answer, or the
+// first after the idle time) the items come with the list of checks in one query; a console row's
+// parts are cut the first time a console answer needs them (API clients never do).
 import type { Queryable } from '../db/database.js';
 import type { RangeFigures } from './edgeFigures.js';
-import { consoleRowOf, type Item } from './summaryConsole.js';
-import { SUMMARY_CHECKS_SQL, TEMPLATE_ITEMS_SQL } from './summary.js';
+import { CONSOLE_COLUMNS, type Item } from './summaryConsole.js';
+import { ALL_TEMPLATE_ITEMS_SQL, SUMMARY_CHECKS_SQL, TEMPLATE_ITEMS_SQL } from './summary.js';
 
 interface Template {
   v: string;
   /** The item's JSON up to `"uptime":` and from `,"last_runtime"` on. */
   head: string;
   tail: string;
-  /** Its console row up to `passed` and after `rolling1h`. */
-  rowHead: string;
-  rowTail: string;
+  /** Its console row up to `passed` and after `rolling1h`, once a console answer needed them. */
+  row?: { head: string; tail: string };
 }
 
 /** The console columns the figures fill (summaryConsole.ts CONSOLE_COLUMNS 15–18). */
@@ -55,19 +56,18 @@ function split(json: string): Template | undefined {
   const a = json.indexOf('"uptime":');
   const b = json.indexOf(',"last_runtime"', a);
   if (a < 0 || b < 0) return undefined;
-  const item = JSON.parse(json) as Item;
-  const row = consoleRowOf(item);
-  // The console row is a JSON array: cut out its four figures by re-serialising the columns around them.
-  const cols = JSON.parse(row) as unknown[];
+  return { v: '', head: json.slice(0, a), tail: json.slice(b) };
+}
+
+/** The console row of a template around its four figures (consoleRowOf's columns, summaryConsole.ts). */
+function rowParts(t: Template): { head: string; tail: string } {
+  if (t.row) return t.row;
+  const item = JSON.parse(`${t.head}"uptime":null,"latency":null${t.tail}`) as Item;
+  const cols = CONSOLE_COLUMNS.map((col) => item[col] ?? null);
   const before = JSON.stringify(cols.slice(0, FIRST_FIGURE_COLUMN));
   const after = JSON.stringify(cols.slice(FIRST_FIGURE_COLUMN + FIGURE_COLUMNS));
-  return {
-    v: '',
-    head: json.slice(0, a),
-    tail: json.slice(b),
-    rowHead: `${before.slice(0, -1)},`,
-    rowTail: after === '[]' ? ']' : `,${after.slice(1)}`,
-  };
+  t.row = { head: `${before.slice(0, -1)},`, tail: after === '[]' ? ']' : `,${after.slice(1)}` };
+  return t.row;
 }
 
 export interface TemplatedAnswer {
@@ -97,6 +97,15 @@ export class SummaryTemplates {
 
   /** The checks matching `labels`, in order, with their templates made up to date. */
   private async kept(db: Queryable, labels: string | null): Promise<{ rows: Array<{ id: string }>; rebuilt: number }> {
+    if (this.items.size === 0) {
+      // Nothing kept: every item is needed, so they come with the list (one query, not two in turn).
+      const { rows } = await db.query<{ id: string; v: string; json: string }>(ALL_TEMPLATE_ITEMS_SQL, [labels]);
+      for (const r of rows) {
+        const t = split(r.json);
+        if (t) this.items.set(r.id, { ...t, v: r.v });
+      }
+      return { rows, rebuilt: rows.length };
+    }
     const { rows } = await db.query<{ id: string; v: string }>(SUMMARY_CHECKS_SQL, [labels]);
     const stale = rows.filter((r) => this.items.get(r.id)?.v !== r.v).map((r) => r.id);
     for (let i = 0; i < stale.length; i += 5_000) {
@@ -148,11 +157,12 @@ export class SummaryTemplates {
           .join(',')}]`,
       ids,
       rows: () =>
-        picked.map(([t, i]) =>
-          i === undefined
-            ? `${t.rowHead}0,0,null,null${t.rowTail}`
-            : `${t.rowHead}${f.passed[i]},${f.failed[i]},${num(f.p95[i])},${num(f.rolling1h[i])}${t.rowTail}`,
-        ),
+        picked.map(([t, i]) => {
+          const row = rowParts(t);
+          return i === undefined
+            ? `${row.head}0,0,null,null${row.tail}`
+            : `${row.head}${f.passed[i]},${f.failed[i]},${num(f.p95[i])},${num(f.rolling1h[i])}${row.tail}`;
+        }),
       rebuilt,
     };
   }
