@@ -12,7 +12,7 @@
 // within 50 MB of the baseline. Also the bytes of each answer and of a poll when nothing changed.
 //
 // Flags: --checks 10000, --per-canary 100, --raw-hours 2, --custom 20, --idle-s 20, --reuse,
-// --mmap-threshold 131072 (see below).
+// --mmap-threshold 131072, --arena-max 2 (see below).
 import { openPostgres } from '../server/src/db/database.js';
 import { migrate } from '../server/src/db/migrate.js';
 import { rollupCheckStatuses } from '../server/src/health/rollup.js';
@@ -42,6 +42,9 @@ const idleS = numberFlag(flags, 'idle-s', 20);
 // its heap and stay in RSS after they are freed; this sets MALLOC_MMAP_THRESHOLD_ (bytes) to keep
 // large blocks mmapped (returned to the system when freed). Off by default: the figure as deployed.
 const mmapThreshold = flags['mmap-threshold'] ? numberFlag(flags, 'mmap-threshold', 131_072) : undefined;
+// glibc gives each thread that allocates (libuv's pool: gzip, crypto) an arena of its own, up to 8 per
+// core, each keeping freed memory; this sets MALLOC_ARENA_MAX. Off by default, like the above.
+const arenaMax = flags['arena-max'] ? numberFlag(flags, 'arena-max', 2) : undefined;
 const DB = 'opsdeck_bench_summary_memory';
 const ADMIN_EMAIL = 'bench-admin@opsdeck.local';
 const ADMIN_PASSWORD = 'opsdeck-bench-password';
@@ -90,6 +93,7 @@ async function main() {
     OPSDECK_ENGINES: 'true',
     HEALTH_SUMMARY_IDLE_MS: String(idleS * 1000),
     ...(mmapThreshold ? { MALLOC_MMAP_THRESHOLD_: String(mmapThreshold) } : {}),
+    ...(arenaMax ? { MALLOC_ARENA_MAX: String(arenaMax) } : {}),
     ADMIN_EMAIL,
     ADMIN_PASSWORD,
   });

@@ -60,20 +60,27 @@ interface State {
   origin: string | null;
 }
 
+const NOT_RUN: EdgeJobResult = { ran: false, points: 0, late: 0, rows: 0, pruned: 0 };
+
 /**
- * Runs the job once if no other replica holds its lease. `retentionDays`: daily edges older than
- * this are deleted (the daily roll-ups' retention).
+ * Runs the job once if no other replica holds its lease or runs it. `retentionDays`: daily edges
+ * older than this are deleted (the daily roll-ups' retention). The run's transaction holds the state
+ * row locked, and a claim skips a locked row: a run that outlasts its lease (a long first run) is
+ * not joined by another replica, which would fold the same late runs in a second time.
  */
-export async function buildSketchEdges(db: Database, retentionDays = 730): Promise<EdgeJobResult> {
+export async function buildSketchEdges(db: Database, retentionDays = 730, leaseMs = LEASE_MS): Promise<EdgeJobResult> {
   const started = new Date();
   const owner = `${os.hostname()}:${process.pid}`;
   const claimed = await db.query<State>(
-    `UPDATE check_sketch_state SET lease_until = now() + make_interval(secs => $1::float8 / 1000), lease_owner = $2
-     WHERE lease_until IS NULL OR lease_until < now() RETURNING seq::text, built_to, origin`,
-    [LEASE_MS, owner],
+    `WITH free AS (
+       SELECT id FROM check_sketch_state WHERE lease_until IS NULL OR lease_until < now() FOR UPDATE SKIP LOCKED
+     )
+     UPDATE check_sketch_state s SET lease_until = now() + make_interval(secs => $1::float8 / 1000), lease_owner = $2
+     FROM free WHERE s.id = free.id RETURNING s.seq::text, s.built_to, s.origin`,
+    [leaseMs, owner],
   );
   const state = claimed.rows[0];
-  if (!state) return { ran: false, points: 0, late: 0, rows: 0, pruned: 0 };
+  if (!state) return NOT_RUN;
   const record = (status: 'SUCCESS' | 'FAILED', count: number, details: object) =>
     db.query(
       `INSERT INTO job_history (name, success_count, error_count, details, hostname, duration_millis, resource_type, status, time_start, time_end)
@@ -90,7 +97,15 @@ export async function buildSketchEdges(db: Database, retentionDays = 730): Promi
     );
   try {
     const cut = await takeCut(db);
-    const result = await db.transaction((tx) => buildOnce(tx, state, cut, retentionDays));
+    const result = await db.transaction(async (tx) => {
+      // Locked until the run commits; unchanged since the claim unless another replica ran the job
+      // in between (then this run's cut may be older than that one's: it stops).
+      const { rows } = await tx.query<State>(`SELECT seq::text, built_to, origin FROM check_sketch_state FOR UPDATE`);
+      const now = rows[0]!;
+      const at = (t: string | null) => (t === null ? null : new Date(t).getTime());
+      if (now.seq !== state.seq || at(now.built_to) !== at(state.built_to)) return NOT_RUN;
+      return buildOnce(tx, state, cut, retentionDays);
+    });
     // In job history when it wrote something: not every minute of a database without checks.
     if (result.rows > 0 || result.late > 0) await record('SUCCESS', result.rows, result);
     return result;
