@@ -169,7 +169,9 @@ async function buildEdges(): Promise<void> {
       UPDATE check_sketch_state SET seq = 0, built_to = NULL, origin = NULL, lease_until = NULL, lease_owner = NULL`);
     const t = performance.now();
     const r = await buildSketchEdges(db);
-    log(`  summary edges built: ${r.points} instants, ${r.rows} rows (${((performance.now() - t) / 1000).toFixed(1)} s)`);
+    log(
+      `  summary edges built: ${r.points} instants, ${r.rows} rows (${((performance.now() - t) / 1000).toFixed(1)} s)`,
+    );
   } finally {
     await db.close();
   }
