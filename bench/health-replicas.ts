@@ -9,8 +9,14 @@
 //
 // Flags: --replicas 1,3, --checks 2000,4000,8000,16000 (tried in order; a count stops at its first
 // miss), --minutes 3 (measured), --warmup 60 (s), --drain 60 (s), --per-canary 100, --pool 10
-// (DATABASE_POOL_SIZE of each replica).
+// (DATABASE_POOL_SIZE of each replica), --per-replica (the --checks levels are per replica: n
+// replicas try n × each level, so both counts start at the same load per replica), --cpu-limit C (each replica in a CPU cgroup of its own with a
+// quota of C CPUs, as a container's CPU limit does; cgroup v1 `cpu` or v2, needs root: on a machine
+// with fewer cores than replicas this is how the engine's scaling is measured rather than the
+// machine's — without it three replicas and PostgreSQL compete for the same two CPUs).
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { openPostgres } from '../server/src/db/database.js';
 import { migrate } from '../server/src/db/migrate.js';
 import {
@@ -52,6 +58,40 @@ const warmupS = numberFlag(flags, 'warmup', 60);
 const drainS = numberFlag(flags, 'drain', 60);
 const perCanary = numberFlag(flags, 'per-canary', 100);
 const pool = numberFlag(flags, 'pool', 10);
+const perReplica = flags['per-replica'] !== undefined;
+const cpuLimit = flags['cpu-limit'] === undefined ? undefined : numberFlag(flags, 'cpu-limit', 1);
+
+/** The CPU controller's root: cgroup v1 `cpu` or the v2 unified hierarchy (cpu enabled). */
+function cpuCgroupRoot(): { root: string; v2: boolean } {
+  for (const root of ['/sys/fs/cgroup/cpu', '/sys/fs/cgroup/cpu,cpuacct']) {
+    if (fs.existsSync(path.join(root, 'cpu.cfs_quota_us'))) return { root, v2: false };
+  }
+  const v2 = fs.existsSync('/sys/fs/cgroup/cgroup.controllers') ? '/sys/fs/cgroup' : '/sys/fs/cgroup/unified';
+  if (fs.existsSync(path.join(v2, 'cgroup.subtree_control'))) return { root: v2, v2: true };
+  throw new Error('--cpu-limit needs a cgroup cpu controller (/sys/fs/cgroup/cpu or cgroup v2)');
+}
+
+/** Puts a process into a cgroup of its own limited to `cpus` CPUs; returns a function that removes it. */
+function limitCpu(pid: number, cpus: number): () => void {
+  const { root, v2 } = cpuCgroupRoot();
+  const dir = path.join(root, `opsdeck-bench-${pid}`);
+  fs.mkdirSync(dir, { recursive: true });
+  const period = 100_000;
+  const quota = Math.round(cpus * period);
+  if (v2) fs.writeFileSync(path.join(dir, 'cpu.max'), `${quota} ${period}`);
+  else {
+    fs.writeFileSync(path.join(dir, 'cpu.cfs_period_us'), String(period));
+    fs.writeFileSync(path.join(dir, 'cpu.cfs_quota_us'), String(quota));
+  }
+  fs.writeFileSync(path.join(dir, 'cgroup.procs'), String(pid));
+  return () => {
+    try {
+      fs.rmdirSync(dir);
+    } catch {
+      // still has a process in it (a server that did not stop): left for the system to clean
+    }
+  };
+}
 
 const DB = 'opsdeck_bench_health_replicas';
 const RATIO_GOAL = 2.5;
@@ -76,6 +116,7 @@ async function run(replicas: number, checks: number): Promise<Run> {
   log(`\n== ${replicas} replica(s), ${checks} http checks on @every 1m (${minutes} min measured)`);
   const target = await startTarget();
   const servers: Child[] = [];
+  const cleanups: (() => void)[] = [];
   try {
     await recreateDatabase(DB);
     const db = await openPostgres(databaseUrl(DB), 2);
@@ -97,6 +138,8 @@ async function run(replicas: number, checks: number): Promise<Run> {
     servers.push(
       ...(await Promise.all(Array.from({ length: replicas - 1 }, () => startServer(env)))).map((s) => s.child),
     );
+    // Limited once started: the start (bundle load, migrations check) is not what is measured.
+    if (cpuLimit !== undefined) for (const s of servers) cleanups.push(limitCpu(s.process.pid!, cpuLimit));
     const windowStart = Date.now() + warmupS * 1000;
     const windowEnd = windowStart + minutes * 60_000;
     log(`  ${replicas} server(s) ready; warm-up ${warmupS} s`);
@@ -146,6 +189,7 @@ async function run(replicas: number, checks: number): Promise<Run> {
     }
   } finally {
     await Promise.all(servers.map((s) => s.stop(10_000)));
+    for (const cleanup of cleanups) cleanup();
     await target.child.stop();
   }
 }
@@ -154,13 +198,15 @@ async function main() {
   ensureServerBuilt();
   log(
     `Health engine with ${replicaCounts.join(' and ')} replica(s) on one PostgreSQL (${os.cpus().length} CPUs, ` +
-      `load average ${loadavg()} now): loads ${levels.join(', ')} checks/min (@every ${PERIOD_MS / 1000} s), ` +
-      `${minutes} min measured after ${warmupS} s of warm-up; the goal per run is p99 lateness < ${LATENESS_GOAL_MS / 1000} s with missed runs counted.`,
+      `load average ${loadavg()} now): loads ${levels.join(', ')} checks/min${perReplica ? ' per replica' : ''} (@every ${PERIOD_MS / 1000} s), ` +
+      `${minutes} min measured after ${warmupS} s of warm-up` +
+      (cpuLimit === undefined ? '' : `, each replica limited to ${cpuLimit} CPU (cgroup quota)`) +
+      `; the goal per run is p99 lateness < ${LATENESS_GOAL_MS / 1000} s with missed runs counted.`,
   );
   const runs: Run[] = [];
   for (const replicas of replicaCounts) {
-    for (const checks of levels) {
-      const r = await run(replicas, checks);
+    for (const level of levels) {
+      const r = await run(replicas, perReplica ? level * replicas : level);
       runs.push(r);
       if (!r.met) break;
     }
@@ -203,7 +249,8 @@ async function main() {
     replicaCounts.map((n) => [n, fmt(sustained.get(n)!), base ? `${(sustained.get(n)! / base).toFixed(2)}×` : '-']),
   );
   const top = replicaCounts[replicaCounts.length - 1]!;
-  const topLevelMet = runs.some((r) => r.replicas === top && r.met && r.checks === levels[levels.length - 1]);
+  const topLevel = levels[levels.length - 1]! * (perReplica ? top : 1);
+  const topLevelMet = runs.some((r) => r.replicas === top && r.met && r.checks === topLevel);
   if (replicaCounts.length > 1 && base) {
     const ratio = sustained.get(top)! / base;
     log(

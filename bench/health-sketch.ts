@@ -201,7 +201,7 @@ async function measureEdges(label: string, open: () => Promise<Database>): Promi
           if (!f) throw new Error('the edges did not answer');
           return f;
         });
-        const a = await templates.answer(pool, null, figures);
+        const a = await templates.answer(pool, null, figures, { rows: format === 'console' });
         const t1 = performance.now();
         const bytes = format === 'json' ? a.text().length : a.rows().length;
         const t2 = performance.now();

@@ -156,14 +156,20 @@ describe.each(databaseKinds())('health summary from edges against brute force on
       );
     expect(normal(first.text())).toBe(normal(rows[0]!.checks));
     const items = JSON.parse(first.text()) as Parameters<typeof consoleRowOf>[0][];
-    expect(first.rows()).toEqual(items.map(consoleRowOf));
+    const parsed = (rows: string[]) => rows.map((r) => JSON.parse(r) as unknown);
+    expect(parsed(first.rows())).toEqual(parsed(items.map(consoleRowOf)));
     expect(first.ids).toEqual(items.map((i) => i.id));
     // Kept: a second answer rebuilds nothing until a check changes; a label filter narrows it.
     expect((await templates.answer(test.db, null, f)).rebuilt).toBe(0);
-    await test.db.query(`UPDATE checks SET description = 'changed', updated_at = now() WHERE id = $1`, [ids.steady]);
+    // A value that holds what the console rows are cut at (`,"key":`) is escaped in the item's text.
+    const tricky = 'changed ","status":"fake","endpoint":"x\\", {"labels": 1}';
+    await test.db.query(`UPDATE checks SET description = $2, updated_at = now() WHERE id = $1`, [ids.steady, tricky]);
     const third = await templates.answer(test.db, null, f);
     expect(third.rebuilt).toBe(1);
-    expect(third.text()).toContain('"description":"changed"');
+    expect(third.text()).toContain('"description":"changed');
+    const thirdItems = JSON.parse(third.text()) as Parameters<typeof consoleRowOf>[0][];
+    expect(thirdItems.find((i) => i.id === ids.steady)!.description).toBe(tricky);
+    expect(parsed(third.rows())).toEqual(parsed(thirdItems.map(consoleRowOf)));
     const none = await templates.answer(test.db, JSON.stringify({ nope: 'x' }), f);
     expect(none.text()).toBe('[]');
     templates.sweep(Date.now() + 61_000);
@@ -187,8 +193,9 @@ describe.each(databaseKinds())('health summary from edges against brute force on
     const items = JSON.parse(rows[0]!.checks) as Parameters<typeof consoleRowOf>[0][];
     expect(JSON.parse(all.text())).toEqual(JSON.parse(rows[0]!.checks));
     // The console rows (cut from the kept JSON on first use) are the rows of the items.
-    expect(all.rows()).toEqual(items.map(consoleRowOf));
-    expect(gold.rows()).toEqual(items.filter((i) => i.id === ids.bimodal).map(consoleRowOf));
+    const parsed = (rows: string[]) => rows.map((r) => JSON.parse(r) as unknown);
+    expect(parsed(all.rows())).toEqual(parsed(items.map(consoleRowOf)));
+    expect(parsed(gold.rows())).toEqual(parsed(items.filter((i) => i.id === ids.bimodal).map(consoleRowOf)));
   });
 
   it('records a failed run in job history and leaves the edges as they were', async () => {

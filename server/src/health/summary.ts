@@ -11,15 +11,19 @@ import { edgeFigures, type RangeFigures } from './edgeFigures.js';
 
 const log = logger('health');
 
+/** An item's fields before its figures and after them (the item's JSON keys, in order). */
+const ITEM_HEAD = `c.id, c.canary_id, ca.name AS canary_name, ca.namespace AS canary_namespace, c.agent_id,
+    ag.name AS agent_name, ca.labels || c.labels AS labels, c.status, c.type, c.name, c.namespace, c.owner,
+    c.severity, c.icon, c.description, c.endpoint`;
+const ITEM_TAIL = `c.last_runtime, c.last_transition_time, c.next_runtime, c.created_at, c.updated_at, c.deleted_at`;
+
 /** The item of each check, as one flat row (the nested uptime and latency objects are row values). */
 const ITEM = `
 CROSS JOIN LATERAL (
-  SELECT c.id, c.canary_id, ca.name AS canary_name, ca.namespace AS canary_namespace, c.agent_id,
-    ag.name AS agent_name, ca.labels || c.labels AS labels, c.status, c.type, c.name, c.namespace, c.owner,
-    c.severity, c.icon, c.description, c.endpoint,
+  SELECT ${ITEM_HEAD},
     (SELECT u FROM (SELECT coalesce(s.passed, 0) AS passed, coalesce(s.failed, 0) AS failed, s.last_pass, s.last_fail) u) AS uptime,
     (SELECT l FROM (SELECT s.p95, s.p97, s.p99, s.rolling1h) l) AS latency,
-    c.last_runtime, c.last_transition_time, c.next_runtime, c.created_at, c.updated_at, c.deleted_at
+    ${ITEM_TAIL}
 ) x`;
 
 const LIVE_CHECKS = `
@@ -123,19 +127,16 @@ SELECT t.next, x.* FROM t LEFT JOIN LATERAL (
   WHERE greatest(${VERSION}, c.deleted_at, ca.deleted_at) > $1
 ) x ON true`;
 
-/** Items with no figures (zero counts, null percentiles) and their versions. */
-const TEMPLATE_ITEMS = `WITH s AS (
-  SELECT NULL::uuid AS check_id, NULL::bigint AS passed, NULL::bigint AS failed, NULL::timestamptz AS last_pass,
-         NULL::timestamptz AS last_fail, NULL::int AS p95, NULL::int AS p97, NULL::int AS p99, NULL::int AS rolling1h
-  LIMIT 0
-)
-SELECT c.id, ${VERSION}::text AS v, row_to_json(x)::text AS json${LIVE_CHECKS}
-LEFT JOIN s ON s.check_id = c.id${ITEM}`;
-
 /**
- * The items of some checks ($1 ids) without figures (zero counts, null percentiles), with their
- * version: what summaryTemplates.ts splits around the figures and keeps.
+ * Each check's item around its figures, as the JSON of the fields before them (`head`) and after
+ * them (`tail`), with its version: summaryTemplates.ts joins them around any range's figures.
  */
+const TEMPLATE_ITEMS = `
+SELECT c.id, ${VERSION}::text AS v, row_to_json(h)::text AS head, row_to_json(t)::text AS tail${LIVE_CHECKS}
+CROSS JOIN LATERAL (SELECT ${ITEM_HEAD}) h
+CROSS JOIN LATERAL (SELECT ${ITEM_TAIL}) t`;
+
+/** The item parts of some checks ($1 ids), with their version (TEMPLATE_ITEMS). */
 export const TEMPLATE_ITEMS_SQL = `${TEMPLATE_ITEMS}
 WHERE c.id = ANY($1::uuid[])`;
 

@@ -6,6 +6,7 @@ import zlib from 'node:zlib';
 import type { Context } from 'hono';
 import type { Database } from '../db/database.js';
 import { HttpError } from '../auth/middleware.js';
+import { releaseMemorySoon } from '../memory.js';
 import { acceptsGzip } from '../http/encoding.js';
 import { healthWrites } from './store.js';
 import { freshComputedAt, precomputedRangeOf, summarySqlFor } from './summary.js';
@@ -103,9 +104,21 @@ export function summaryHandler(
   // The checks' items split around their figures, for answers from the edges (summaryTemplates.ts).
   // Dropped after the summary's idle time (HEALTH_SUMMARY_IDLE_MS), like the views and streams.
   const templates = new SummaryTemplates(SUMMARY_VIEW_IDLE_MS);
-  setInterval(() => templates.sweep(), Math.min(60_000, Math.max(1_000, SUMMARY_VIEW_IDLE_MS / 2))).unref();
+  setInterval(
+    () => {
+      if (templates.sweep()) releaseMemorySoon();
+    },
+    Math.min(60_000, Math.max(1_000, SUMMARY_VIEW_IDLE_MS / 2)),
+  ).unref();
 
-  function liveAnswer(key: string, start: Date, end: Date, labels: string | null, noCache: boolean) {
+  function liveAnswer(
+    key: string,
+    start: Date,
+    end: Date,
+    labels: string | null,
+    noCache: boolean,
+    format: 'json' | 'console',
+  ) {
     const now = Date.now();
     const writes = healthWrites();
     let entry = live.get(key);
@@ -118,7 +131,7 @@ export function summaryHandler(
         if (clock) {
           // The figures and the checks' templates are read at the same time.
           const figures = edgeFigures(db, start, end, clock).then((f) => f!);
-          const t = await templates.answer(db, labels, figures);
+          const t = await templates.answer(db, labels, figures, { rows: format === 'console' });
           const f = await figures;
           return {
             json: once(() => jsonOf(t.text())),
@@ -220,7 +233,7 @@ export function summaryHandler(
     }
     if (!source) {
       const key = JSON.stringify([startText ?? '', q('end') ?? '', labels]);
-      const { answer, hit } = liveAnswer(key, start, end, labels, noCache);
+      const { answer, hit } = liveAnswer(key, start, end, labels, noCache, format);
       const a = await answer;
       source = {
         json: () => {

@@ -175,8 +175,10 @@ export class ConsoleStreams {
   }
 
   /** Forgets the streams nobody asked for in `idleMs`. */
-  sweep(idleMs: number, now = Date.now()): void {
+  sweep(idleMs: number, now = Date.now()): boolean {
+    const before = this.streams.size;
     for (const [k, s] of this.streams) if (now - s.used >= idleMs) this.streams.delete(k);
+    return this.streams.size < before;
   }
 
   get size(): number {

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Queryable } from '../db/database.js';
 import { logger } from '../log.js';
+import { releaseMemorySoon } from '../memory.js';
 import { ConsoleStreams, consoleRow, etagOf } from './summaryConsole.js';
 import {
   CHANGED_CHECKS_SQL,
@@ -135,8 +136,14 @@ export class SummaryItems {
   }
 
   /** Forgets the ranges no answer used in `idleMs` (their items are rebuilt on the next request). */
-  sweep(idleMs: number, now = Date.now()): void {
-    for (const [key, r] of this.ranges) if (now - r.used >= idleMs) this.ranges.delete(key);
+  sweep(idleMs: number, now = Date.now()): boolean {
+    let dropped = false;
+    for (const [key, r] of this.ranges)
+      if (now - r.used >= idleMs) {
+        this.ranges.delete(key);
+        dropped = true;
+      }
+    return dropped;
   }
 
   /** How many ranges and items are kept (the memory benchmark reports them). */
@@ -225,12 +232,16 @@ export class SummaryViews {
    * idleMs are dropped. Checked every idleMs / 4 while anything is kept.
    */
   sweep(now = Date.now()): void {
+    let dropped = false;
     for (const [key, state] of this.states) {
       if (state.pending || now - state.requested < this.idleMs) continue;
       this.states.delete(key);
+      dropped = true;
     }
-    this.items.sweep(this.idleMs, now);
-    this.consoles.sweep(this.idleMs, now);
+    if (this.items.sweep(this.idleMs, now)) dropped = true;
+    if (this.consoles.sweep(this.idleMs, now)) dropped = true;
+    // What was dropped is several answers' worth (MBs each): given back now, not at V8's leisure.
+    if (dropped) releaseMemorySoon();
   }
 
   /** Starts the periodic sweep (each request calls it; one timer at a time). */
