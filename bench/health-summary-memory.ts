@@ -138,8 +138,20 @@ async function main() {
       }
       return low;
     };
+    // Where the memory is, from the server's own /metrics (prom-client's process metrics).
+    const heap = async () => {
+      const text = await (await fetch(`${server.origin}/metrics`)).text();
+      const value = (name: string) =>
+        Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+      return [
+        'opsdeck_nodejs_heap_size_total_bytes',
+        'opsdeck_nodejs_heap_size_used_bytes',
+        'opsdeck_nodejs_external_memory_bytes',
+      ].map((n) => mb(value(n)));
+    };
     await sleep(Math.max(idleS, 15) * 1000);
     const baseline = await quietRss(60);
+    const baselineHeap = await heap();
     log(`baseline RSS ${mb(baseline)} MB (lowest over a minute; load average ${loadavg()})`);
 
     const sizes: (string | number)[][] = [];
@@ -175,6 +187,14 @@ async function main() {
     }
     printTable(['after', 'RSS MB'], samples);
     const idle = await quietRss(60);
+    const idleHeap = await heap();
+    printTable(
+      ['MB', 'RSS', 'V8 heap total', 'V8 heap used', 'external (Buffers)'],
+      [
+        ['baseline', mb(baseline), ...baselineHeap],
+        ['idle', mb(idle), ...idleHeap],
+      ],
+    );
     const over = (idle - baseline) / 1024 / 1024;
     log(
       `\nidle (HEALTH_SUMMARY_IDLE_MS=${idleS * 1000}), then the lowest over a minute: RSS ${mb(idle)} MB, ${over.toFixed(0)} MB over the baseline — goal within ${GOAL_MB} MB: ${over <= GOAL_MB ? 'met' : 'NOT met'} (load average ${loadavg()})`,
