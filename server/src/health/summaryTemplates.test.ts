@@ -73,7 +73,7 @@ describe('rowParts', () => {
     ['plain', {}, {}],
     ['labels', {}, { tier: 'gold', 'a b': 'c, d' }],
     [
-      'values holding the cut markers',
+      'values that look like keys',
       { description: 'x ","status":"fake","endpoint":"y\\", {"labels": 1}', name: ',"owner":' },
       { '","status":': '", "name": "' },
     ],
