@@ -10,10 +10,11 @@
 // Flags: --replicas 1,3, --checks 2000,4000,8000,16000 (tried in order; a count stops at its first
 // miss), --minutes 3 (measured), --warmup 60 (s), --drain 60 (s), --per-canary 100, --pool 10
 // (DATABASE_POOL_SIZE of each replica), --per-replica (the --checks levels are per replica: n
-// replicas try n × each level, so both counts start at the same load per replica), --cpu-limit C (each replica in a CPU cgroup of its own with a
-// quota of C CPUs, as a container's CPU limit does; cgroup v1 `cpu` or v2, needs root: on a machine
-// with fewer cores than replicas this is how the engine's scaling is measured rather than the
-// machine's — without it three replicas and PostgreSQL compete for the same two CPUs).
+// replicas try n × each level, so both counts start at the same load per replica), --cpu-limit C
+// (each replica in a CPU cgroup of its own with a quota of C CPUs, as a container's CPU limit does;
+// cgroup v1 `cpu` or v2, needs root: on a machine with fewer cores than replicas this is how the
+// engine's scaling is measured rather than the machine's — without it three replicas and
+// PostgreSQL compete for the same two CPUs).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
