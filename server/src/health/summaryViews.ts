@@ -137,13 +137,9 @@ export class SummaryItems {
 
   /** Forgets the ranges no answer used in `idleMs` (their items are rebuilt on the next request). */
   sweep(idleMs: number, now = Date.now()): boolean {
-    let dropped = false;
-    for (const [key, r] of this.ranges)
-      if (now - r.used >= idleMs) {
-        this.ranges.delete(key);
-        dropped = true;
-      }
-    return dropped;
+    const before = this.ranges.size;
+    for (const [key, r] of this.ranges) if (now - r.used >= idleMs) this.ranges.delete(key);
+    return this.ranges.size < before;
   }
 
   /** How many ranges and items are kept (the memory benchmark reports them). */
