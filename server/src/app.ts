@@ -234,6 +234,11 @@ export async function startOpsdeck(options: StartOptions = {}): Promise<Opsdeck>
     const s = serve({ fetch: app.fetch, port: ctx.config.port, hostname: ctx.config.host }, () => resolve(s));
     s.once('error', reject);
   });
+  // Node's default (5 s) is shorter than a proxy's idle timeout: a request the proxy (or any
+  // keep-alive client) sends just as the server closes the idle connection would be reset.
+  const http = server as { keepAliveTimeout?: number; headersTimeout?: number };
+  http.keepAliveTimeout = ctx.config.keepAliveTimeoutMs;
+  http.headersTimeout = Math.max(http.headersTimeout ?? 0, ctx.config.keepAliveTimeoutMs + 1_000);
   const port = (server.address() as AddressInfo).port;
   const host = ctx.config.host === '0.0.0.0' ? '127.0.0.1' : ctx.config.host;
   const stopEngines = await startEngines(ctx);

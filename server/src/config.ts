@@ -71,6 +71,12 @@ export interface Config {
   leaseMs: number;
   /** LEASE_HEARTBEAT_MS: how often a replica renews all its leases in one statement (default LEASE_MS / 3). */
   leaseHeartbeatMs: number;
+  /**
+   * HTTP_KEEP_ALIVE_TIMEOUT_MS: how long an idle keep-alive connection stays open (default 65 s). It
+   * must be longer than the idle timeout of a proxy or load balancer in front (60 s on most): if the
+   * server closes first, a request the proxy sends at that moment gets a reset instead of an answer.
+   */
+  keepAliveTimeoutMs: number;
   /** SHUTDOWN_TIMEOUT_MS: how long SIGTERM waits for work under way before handing it to other replicas. */
   shutdownTimeoutMs: number;
   /** AGENT_PUSH_PER_SECOND / AGENT_PUSH_BURST: the token bucket each agent's pushes go through (429 beyond it). */
@@ -176,6 +182,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     mode: modeFromEnv(),
     metricsToken: process.env.METRICS_TOKEN || undefined,
     shutdownTimeoutMs: intFromEnv('SHUTDOWN_TIMEOUT_MS', 25_000),
+    keepAliveTimeoutMs: positiveIntFromEnv('HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000),
     ...leasesFromEnv(),
     agentPushRate: {
       perSecond: positiveIntFromEnv('AGENT_PUSH_PER_SECOND', 20),

@@ -50,6 +50,12 @@ export function createHttpApp(ctx: AppContext): Hono<AuthEnv> {
 
   // A request id on every request (and its log lines), one access-log line, the request metrics.
   app.use('*', requestInstrumentation(ctx.metrics));
+  // Shutting down: every answer closes its connection, so the listener closes once the requests
+  // under way are answered (an idle keep-alive connection would last HTTP_KEEP_ALIVE_TIMEOUT_MS).
+  app.use('*', async (c, next) => {
+    await next();
+    if (ctx.lifecycle.draining) c.header('Connection', 'close');
+  });
   // /metrics, /healthz, /readyz: outside /api, without a session (METRICS_TOKEN guards /metrics).
   app.route(
     '/',
