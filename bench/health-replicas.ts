@@ -5,7 +5,9 @@
 // on) sharing one fresh PostgreSQL database. For each replica count the load goes up through
 // --checks (checks per minute) until p99 lateness (missed runs included) is 2 s or more; the highest
 // load that met it is what that many replicas sustain. Printed: a table of every run, the sustained
-// checks per minute per replica count, and the ratio (goal: 3 replicas ≥ 2.5 × one).
+// checks per minute per replica count, and the ratio (goal: 3 replicas ≥ 2.5 × one); for every run the
+// CPU spent per 1,000 check runs by the servers, PostgreSQL, the target and the whole machine (what
+// sizes a deployment: the servers' share is what more replicas divide).
 //
 // Flags: --replicas 1,3, --checks 2000,4000,8000,16000 (tried in order; a count stops at its first
 // miss), --minutes 3 (measured), --warmup 60 (s), --drain 60 (s), --per-canary 100, --pool 10
@@ -21,9 +23,15 @@ import path from 'node:path';
 import { openPostgres } from '../server/src/db/database.js';
 import { migrate } from '../server/src/db/migrate.js';
 import {
+  backendTicksBetween,
   databaseUrl,
   ensureServerBuilt,
   loadavg,
+  machineTicks,
+  postgresAuxiliaryTicks,
+  postgresBackendTicks,
+  processTicks,
+  TICK_MS,
   numberFlag,
   parseFlags,
   percentile,
@@ -110,6 +118,46 @@ interface Run {
   expected: number;
   met: boolean;
   load: string;
+  cpu: CpuPerThousand;
+}
+
+/** CPU milliseconds per 1,000 check runs in the measured window, by who spent them. */
+interface CpuPerThousand {
+  servers: number;
+  postgres: number;
+  target: number;
+  /** Everything the machine did (processes, interrupts), per 1,000 runs. */
+  machine: number;
+  /** The machine's CPUs busy over the window, in % of all of them. */
+  busyPercent: number;
+}
+
+/** CPU ticks of the servers, PostgreSQL (this database's backends and its own processes), the target, the machine. */
+function cpuSnapshot(servers: Child[], target: Child) {
+  return {
+    servers: servers.reduce((sum, s) => sum + processTicks(s.process.pid), 0),
+    backends: postgresBackendTicks(DB),
+    auxiliary: postgresAuxiliaryTicks(),
+    target: processTicks(target.process.pid),
+    machine: machineTicks(),
+  };
+}
+
+function cpuPerThousand(
+  a: ReturnType<typeof cpuSnapshot>,
+  b: ReturnType<typeof cpuSnapshot>,
+  runs: number,
+): CpuPerThousand {
+  const per = (ticks: number) => (runs > 0 ? (ticks * TICK_MS * 1000) / runs : NaN);
+  const postgres = backendTicksBetween(a.backends, b.backends) + backendTicksBetween(a.auxiliary, b.auxiliary);
+  const total = b.machine.total - a.machine.total;
+  return {
+    servers: per(b.servers - a.servers),
+    postgres: per(postgres),
+    target: per(b.target - a.target),
+    machine: per(b.machine.busy - a.machine.busy),
+    busyPercent: total > 0 ? (100 * (b.machine.busy - a.machine.busy)) / total : NaN,
+  };
 }
 
 /** One load level: a fresh database, `replicas` servers, warm-up, the measured window, drain. */
@@ -144,11 +192,14 @@ async function run(replicas: number, checks: number): Promise<Run> {
     const windowStart = Date.now() + warmupS * 1000;
     const windowEnd = windowStart + minutes * 60_000;
     log(`  ${replicas} server(s) ready; warm-up ${warmupS} s`);
+    let cpuAtStart: ReturnType<typeof cpuSnapshot> | undefined;
     while (Date.now() < windowEnd) {
       const dead = servers.find((s) => s.hasExited());
       if (dead) throw new Error(`a server exited:\n${dead.output()}`);
+      if (!cpuAtStart && Date.now() >= windowStart) cpuAtStart = cpuSnapshot(servers, target.child);
       await sleep(1000);
     }
+    const cpuAtEnd = cpuSnapshot(servers, target.child);
     const load = loadavg();
     // Let the runs planned before the end of the window finish.
     const probe = await openPostgres(databaseUrl(DB), 1);
@@ -178,11 +229,14 @@ async function run(replicas: number, checks: number): Promise<Run> {
         expected: r.expectedCheckRuns,
         met: p99WithMissed < LATENESS_GOAL_MS && r.lateness.length > 0,
         load,
+        cpu: cpuPerThousand(cpuAtStart ?? cpuAtEnd, cpuAtEnd, (perMinute * (windowEnd - windowStart)) / 60_000),
       };
       log(
         `  ${fmt(perMinute)} checks/min, lateness p50 ${fmt(result.p50)} ms, p99 ${fmt(result.p99)} ms, ` +
           `p99 with missed ${fmt(p99WithMissed)} ms, ${r.missedCheckRuns}/${r.expectedCheckRuns} missed — ` +
-          `${result.met ? 'met' : 'NOT met'} (load average ${load})`,
+          `${result.met ? 'met' : 'NOT met'} (load average ${load}); CPU per 1,000 runs: servers ${fmt(result.cpu.servers)} ms, ` +
+          `PostgreSQL ${fmt(result.cpu.postgres)} ms, target ${fmt(result.cpu.target)} ms, machine ${fmt(result.cpu.machine)} ms ` +
+          `(${fmt(result.cpu.busyPercent)} % of the CPUs busy)`,
       );
       return result;
     } finally {
@@ -224,6 +278,11 @@ async function main() {
       'missed',
       'p99 < 2 s',
       'load average (1/5/15 min)',
+      'CPU ms / 1,000 runs: servers',
+      'PostgreSQL',
+      'target',
+      'machine',
+      'CPUs busy',
     ],
     runs.map((r) => [
       r.replicas,
@@ -235,6 +294,11 @@ async function main() {
       `${r.missed}/${r.expected}`,
       r.met ? 'met' : 'NOT met',
       r.load.split(' ').slice(0, 3).join(' '),
+      fmt(r.cpu.servers),
+      fmt(r.cpu.postgres),
+      fmt(r.cpu.target),
+      fmt(r.cpu.machine),
+      `${fmt(r.cpu.busyPercent)} %`,
     ]),
   );
   const sustained = new Map(

@@ -10,7 +10,8 @@ import { DependencyGate } from './dependsOn.js';
 import { runCheck, type CanaryRow, type CheckRow, type RunOutcome } from './runner.js';
 import { SummaryRefresher } from './summary.js';
 import { SummaryViews } from './summaryViews.js';
-import { afterEdit, CANARY_TABLE, healthEdits, planChecks, recordJob, recordResult, type DueCanary } from './store.js';
+import { afterEdit, CANARY_TABLE, healthEdits, planChecks, recordJob, type DueCanary } from './store.js';
+import { ResultBatcher } from './resultBatcher.js';
 
 export interface HealthEngineOptions {
   /**
@@ -48,6 +49,8 @@ async function pool<T>(items: T[], limit: number, fn: (item: T) => Promise<void>
 
 export class HealthEngine extends LeasedScheduler<DueCanary, void> {
   private readonly maxChecks: number;
+  /** Results finishing together are recorded in one transaction (resultBatcher.ts). */
+  private readonly results: ResultBatcher;
   /** Keeps the summary's precomputed ranges fresh while the engine runs. */
   private readonly summaries: SummaryRefresher;
   /**
@@ -75,6 +78,7 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
       { pollMs: 250, maxConcurrent: 32 },
     );
     this.maxChecks = options.maxConcurrentChecks ?? 8;
+    this.results = new ResultBatcher(db);
     this.summaryViews = new SummaryViews(db, healthEdits);
     // After a refresh here, the views of that range are rebuilt ahead of the next request.
     this.summaries = new SummaryRefresher(db, (range) => this.summaryViews.refreshed(range));
@@ -130,7 +134,7 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
           transformed: [],
         };
     if (signal?.aborted) return undefined;
-    await recordResult(this.db, check.id, outcome.result, at);
+    await this.results.record(check.id, outcome.result, at);
     this.onResult?.(check, canary, outcome.result);
     for (const t of outcome.transformed) {
       const { rows } = await this.db.query<{ id: string }>(
@@ -149,7 +153,7 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
           check.id,
         ],
       );
-      await recordResult(this.db, rows[0]!.id, t, at);
+      await this.results.record(rows[0]!.id, t, at);
     }
     return outcome;
   }

@@ -185,65 +185,104 @@ export interface StoredResult {
   details: unknown;
 }
 
+/** One check's result to record, at the time the run started. */
+export interface ResultToRecord {
+  checkId: string;
+  result: StoredResult;
+  time: Date;
+}
+
 /**
- * Writes a check_statuses row and updates the check; the status flips (and the transition time
- * and a check.passed / check.failed event) only when it changed. A first result emits check.failed
- * when it fails and nothing when it passes.
+ * Writes one check_statuses row per result and updates each check, in one transaction of three
+ * statements whatever their number: the status flips (and the transition time and a check.passed /
+ * check.failed event) only when it changed. A first result emits check.failed when it fails and
+ * nothing when it passes. A check appears at most once in `results` (resultBatcher.ts sees to it).
+ * Answers, per result in order, whether the check's status changed.
  */
-export async function recordResult(
-  db: Database,
-  checkId: string,
-  r: StoredResult,
-  time: Date,
-): Promise<{ transitioned: boolean }> {
+export async function recordResults(db: Database, results: readonly ResultToRecord[]): Promise<boolean[]> {
+  if (!results.length) return [];
+  const ids = results.map((x) => x.checkId);
+  const times = results.map((x) => x.time.toISOString());
+  const statuses = results.map((x) => (x.result.pass ? 'healthy' : 'unhealthy'));
   return afterWrite(
     db.transaction(async (tx) => {
-      const status = r.pass ? 'healthy' : 'unhealthy';
       await tx.query(
         `INSERT INTO check_statuses (check_id, time, status, invalid, duration, message, error, details)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (check_id, time) DO NOTHING`,
+         SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::boolean[], $4::boolean[], $5::int[], $6::text[], $7::text[], $8::jsonb[])
+         ON CONFLICT (check_id, time) DO NOTHING`,
         [
-          checkId,
-          time,
-          r.pass,
-          r.invalid,
-          Math.round(r.durationMs),
-          r.message,
-          r.error,
-          r.details === undefined ? null : JSON.stringify(r.details),
+          ids,
+          times,
+          results.map((x) => x.result.pass),
+          results.map((x) => x.result.invalid),
+          results.map((x) => Math.round(x.result.durationMs)),
+          results.map((x) => x.result.message),
+          results.map((x) => x.result.error),
+          results.map((x) => (x.result.details === undefined ? null : JSON.stringify(x.result.details))),
         ],
       );
-      const { rows } = await tx.query<{ previous: string | null; canary_id: string; name: string; type: string }>(
-        `WITH prev AS (SELECT status FROM checks WHERE id = $1 FOR UPDATE)
-       UPDATE checks c SET status = $2, last_runtime = $3, updated_at = now(),
-         last_transition_time = CASE WHEN prev.status IS DISTINCT FROM $2 THEN $3 ELSE c.last_transition_time END
-       FROM prev WHERE c.id = $1
-       RETURNING prev.status AS previous, c.canary_id, c.name, c.type`,
-        [checkId, status, time],
+      // The previous statuses are read under lock, in id order (two writers never wait on each other in turn).
+      const { rows } = await tx.query<{
+        id: string;
+        previous: string | null;
+        canary_id: string;
+        name: string;
+        type: string;
+      }>(
+        `WITH input AS (SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[]) AS i(id, status, time)),
+         prev AS (SELECT c.id, c.status FROM checks c WHERE c.id IN (SELECT id FROM input) ORDER BY c.id FOR UPDATE)
+         UPDATE checks c SET status = i.status, last_runtime = i.time, updated_at = now(),
+           last_transition_time = CASE WHEN prev.status IS DISTINCT FROM i.status THEN i.time ELSE c.last_transition_time END
+         FROM input i JOIN prev ON prev.id = i.id WHERE c.id = i.id
+         RETURNING c.id, prev.status AS previous, c.canary_id, c.name, c.type`,
+        [ids, statuses, times],
       );
-      const row = rows[0];
-      const transitioned = !!row && row.previous !== status;
-      // A new check's first result is news only when it fails: people add a check for a service that
-      // is already down and expect to hear about it, while a first pass is not a change worth a message.
-      const firstPass = !!row && row.previous === null && r.pass;
-      if (row && transitioned && !firstPass) {
-        await tx.query(`INSERT INTO event_queue (name, properties) VALUES ($1, $2)`, [
-          r.pass ? 'check.passed' : 'check.failed',
-          JSON.stringify({
+      const updated = new Map(rows.map((r) => [r.id, r]));
+      const transitioned: boolean[] = [];
+      const events: Array<{ name: string; properties: string }> = [];
+      results.forEach(({ checkId, result }, i) => {
+        const row = updated.get(checkId);
+        const status = statuses[i]!;
+        const changed = !!row && row.previous !== status;
+        transitioned.push(changed);
+        // A new check's first result is news only when it fails: people add a check for a service that
+        // is already down and expect to hear about it, while a first pass is not a change worth a message.
+        const firstPass = !!row && row.previous === null && result.pass;
+        if (!row || !changed || firstPass) return;
+        events.push({
+          name: result.pass ? 'check.passed' : 'check.failed',
+          properties: JSON.stringify({
             id: checkId,
             canary_id: row.canary_id,
             name: row.name,
             type: row.type,
             status,
             previous: row.previous,
-            message: r.message,
-            error: r.error,
+            message: result.message,
+            error: result.error,
           }),
+        });
+      });
+      if (events.length) {
+        await tx.query(`INSERT INTO event_queue (name, properties) SELECT * FROM unnest($1::text[], $2::jsonb[])`, [
+          events.map((e) => e.name),
+          events.map((e) => e.properties),
         ]);
       }
-      return { transitioned };
+      return transitioned;
     }),
   );
+}
+
+/** recordResults for one result. */
+export async function recordResult(
+  db: Database,
+  checkId: string,
+  r: StoredResult,
+  time: Date,
+): Promise<{ transitioned: boolean }> {
+  const [transitioned] = await recordResults(db, [{ checkId, result: r, time }]);
+  return { transitioned: transitioned! };
 }
 
 export interface RunSummary {
