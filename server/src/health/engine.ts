@@ -6,7 +6,7 @@ import { LeasedScheduler } from '../jobs/leasedScheduler.js';
 import type { LeaseHeartbeat } from '../jobs/heartbeat.js';
 import { releaseLease, tryLease } from '../jobs/leases.js';
 import type { Checker } from './checker.js';
-import { DependencyGate } from './dependsOn.js';
+import { DependencyGate, dependsOnOf } from './dependsOn.js';
 import { runCheck, type CanaryRow, type CheckRow, type RunOutcome } from './runner.js';
 import { SummaryRefresher } from './summary.js';
 import { SummaryViews } from './summaryViews.js';
@@ -112,13 +112,16 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
     return rows;
   }
 
-  /** Runs one check and records it; undefined (nothing recorded) when the lease was lost meanwhile. */
+  /**
+   * Runs one check and hands its result to the batcher: `recorded` settles once it is committed.
+   * Undefined (nothing recorded) when the lease was lost meanwhile.
+   */
   private async runOne(
     check: CheckRow,
     canary: CanaryRow,
     at: Date,
     signal?: AbortSignal,
-  ): Promise<RunOutcome | undefined> {
+  ): Promise<{ outcome: RunOutcome; recorded: Promise<void> } | undefined> {
     const checker = this.checkers.get(check.type);
     const outcome: RunOutcome = checker
       ? await runCheck(checker, check, canary, this.db)
@@ -134,6 +137,11 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
           transformed: [],
         };
     if (signal?.aborted) return undefined;
+    return { outcome, recorded: this.store(check, canary, outcome, at) };
+  }
+
+  /** Records a check's result, and those of the checks its transform made. */
+  private async store(check: CheckRow, canary: CanaryRow, outcome: RunOutcome, at: Date): Promise<void> {
     await this.results.record(check.id, outcome.result, at);
     this.onResult?.(check, canary, outcome.result);
     for (const t of outcome.transformed) {
@@ -155,7 +163,6 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
       );
       await this.results.record(rows[0]!.id, t, at);
     }
-    return outcome;
   }
 
   private async runCanary(canary: DueCanary, scheduled: boolean, signal: AbortSignal): Promise<void> {
@@ -163,21 +170,37 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
     let passed = 0;
     let failed = 0;
     const errors: string[] = [];
+    // A check's next one starts while its result is being committed; the run ends once all are.
+    const recorded: Promise<void>[] = [];
     try {
-      // dependsOn: a check runs after the checks it names (dependsOn.ts).
-      const gate = new DependencyGate(await this.checksOf(canary.id));
+      // dependsOn: a check runs after the checks it names (dependsOn.ts), which read their
+      // results from the database: a check others depend on finishes once its result is committed.
+      const checks = await this.checksOf(canary.id);
+      const gate = new DependencyGate(checks);
+      const dependedOn = new Set(checks.flatMap((c) => dependsOnOf(c.spec)));
+      let poolError: unknown;
       await pool(gate.ordered, this.maxChecks, async (check) => {
         // Lease lost (this replica stalled past it, another took the canary over): stop here.
         if (signal.aborted) return gate.run(check, async () => undefined);
-        const outcome = await gate.run(check, () => this.runOne(check, canary, new Date(), signal));
-        if (!outcome) return;
-        const { result } = outcome;
+        const ran = await gate.run(check, async () => {
+          const r = await this.runOne(check, canary, new Date(), signal);
+          if (r && dependedOn.has(check.name)) await r.recorded;
+          return r;
+        });
+        if (!ran) return;
+        recorded.push(ran.recorded);
+        const { result } = ran.outcome;
         if (result.pass) passed++;
         else {
           failed++;
           errors.push(`${check.type}/${check.name}: ${result.error ?? 'failed'}`);
         }
+      }).catch((e: unknown) => {
+        poolError = e;
       });
+      const refused = (await Promise.allSettled(recorded)).find((r) => r.status === 'rejected');
+      if (poolError) throw poolError;
+      if (refused) throw refused.reason;
     } finally {
       if (signal.aborted) errors.push(`stopped: ${(signal.reason as Error).message}`);
       await this.finish(canary, startedAt, scheduled);
@@ -222,14 +245,15 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
     if (typeof leased === 'string') return leased;
     const { signal } = this.hold(row.canary_id, since);
     try {
-      const outcome = await this.runOne(
+      const ran = await this.runOne(
         row,
         { id: row.canary_id, name: row.canary_name, namespace: row.namespace, labels: row.labels },
         new Date(),
         signal,
       );
-      if (!outcome) return 'busy'; // the lease was lost: another replica runs the canary now
-      const { result } = outcome;
+      if (!ran) return 'busy'; // the lease was lost: another replica runs the canary now
+      await ran.recorded;
+      const { result } = ran.outcome;
       return {
         checkId: row.id,
         pass: result.pass,
