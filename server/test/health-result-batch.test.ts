@@ -2,9 +2,12 @@
 // finish together share one transaction; each is stored as if alone (its status row, the check's
 // status and transition time, a check.failed / check.passed event only on a change, none for a new
 // check's first pass); a bad result in a batch is refused alone and the others are kept; the same
-// check twice goes into two batches, in order.
+// check twice goes into two batches, in order; a canary's next check starts while the result of the
+// one before is being committed.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.js';
+import { checkers } from '../src/health/checkers/index.js';
+import { HealthEngine } from '../src/health/engine.js';
 import { ResultBatcher } from '../src/health/resultBatcher.js';
 import type { StoredResult } from '../src/health/store.js';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
@@ -161,5 +164,40 @@ describe.each(databaseKinds())('check results recorded in batches on %s', (kind)
     expect(transactions()).toBe(1);
     const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM check_statuses`);
     expect(rows[0]!.n).toBe(5);
+  });
+
+  it("starts a canary's next check while the result of the one before is being committed", async () => {
+    const canaryId = await f.canary(db);
+    for (const name of ['one', 'two', 'three'])
+      await db.query(
+        `INSERT INTO checks (canary_id, type, name, namespace, spec) VALUES ($1, 'exec', $2, 'prod', $3)`,
+        [canaryId, name, JSON.stringify({ script: 'echo ok' })],
+      );
+    // Every transaction (each batch of results is one) takes 600 ms longer.
+    const slow = Object.create(db) as Database;
+    slow.transaction = async (fn) => {
+      await new Promise((r) => setTimeout(r, 600));
+      return db.transaction(fn);
+    };
+    const engine = new HealthEngine(slow, checkers, { maxConcurrentChecks: 1 });
+    try {
+      expect(await engine.runNow(canaryId)).not.toBe('busy');
+    } finally {
+      await engine.stop();
+    }
+    const { rows } = await db.query<{ name: string; time: Date; status: boolean }>(
+      `SELECT c.name, s.time, s.status FROM check_statuses s JOIN checks c ON c.id = s.check_id
+       WHERE c.canary_id = $1 ORDER BY s.time`,
+      [canaryId],
+    );
+    // All three recorded by the time the run is over, one after the other (one at a time)…
+    expect(rows.map((r) => [r.name, r.status])).toEqual([
+      ['one', true],
+      ['three', true],
+      ['two', true],
+    ]);
+    // …but each started without waiting for the commit of the one before (2 × 600 ms if it had).
+    const times = rows.map((r) => new Date(r.time).getTime());
+    expect(times[2]! - times[0]!).toBeLessThan(1_000);
   });
 });
