@@ -200,4 +200,34 @@ describe.each(databaseKinds())('check results recorded in batches on %s', (kind)
     const times = rows.map((r) => new Date(r.time).getTime());
     expect(times[2]! - times[0]!).toBeLessThan(1_000);
   });
+
+  it('ends a run whose results the database refuses with that error, its job history written', async () => {
+    const canaryId = await f.canary(db);
+    for (const name of ['x', 'y'])
+      await db.query(
+        `INSERT INTO checks (canary_id, type, name, namespace, spec) VALUES ($1, 'exec', $2, 'prod', $3)`,
+        [canaryId, name, JSON.stringify({ script: 'echo ok' })],
+      );
+    // Every batch of results fails: the first check's refusal comes while the second still runs.
+    const refusing = Object.create(db) as Database;
+    refusing.transaction = async () => {
+      throw new Error('the disk is full');
+    };
+    const engine = new HealthEngine(refusing, checkers, { maxConcurrentChecks: 1 });
+    try {
+      await expect(engine.runNow(canaryId)).rejects.toThrow('the disk is full');
+    } finally {
+      await engine.stop();
+    }
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM check_statuses s JOIN checks c ON c.id = s.check_id WHERE c.canary_id = $1`,
+      [canaryId],
+    );
+    expect(rows[0]!.n).toBe(0);
+    const jobs = await db.query<{ details: { errors: string[] } }>(
+      `SELECT details FROM job_history WHERE resource_id = $1::text`,
+      [canaryId],
+    );
+    expect(jobs.rows.map((j) => j.details.errors)).toEqual([['results not recorded: the disk is full']]);
+  });
 });

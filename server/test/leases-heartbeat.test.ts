@@ -117,8 +117,13 @@ ${entries.join('\n')}
     // runs out in the database and the other engine claims the canary.
     const beats = leasesA.beats;
     await until('a beat', async () => leasesA.beats > beats, 5_000);
-    await test.db.query(`UPDATE canaries SET lease_until = now() - interval '1 second' WHERE id = $1`, [id]);
-    expect(await b.tick()).toBe(1);
+    // (Again if a beat came in between on a busy machine: the lease must be out when the other looks.)
+    let claimed = 0;
+    for (let i = 0; i < 5 && !claimed; i++) {
+      await test.db.query(`UPDATE canaries SET lease_until = now() - interval '1 second' WHERE id = $1`, [id]);
+      claimed = await b.tick();
+    }
+    expect(claimed).toBe(1);
     await until('the other engine to run the check', async () => requests('/lost').length === 2, 20_000);
     expect(await leaseOf(id)).toBe(b.owner);
     // The holder's next beat finds the lease gone: its run is told to stop.

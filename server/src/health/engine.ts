@@ -137,7 +137,10 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
           transformed: [],
         };
     if (signal?.aborted) return undefined;
-    return { outcome, recorded: this.store(check, canary, outcome, at) };
+    const recorded = this.store(check, canary, outcome, at);
+    // Handled here, awaited later (a refusal before then must not be an unhandled rejection).
+    recorded.catch(() => undefined);
+    return { outcome, recorded };
   }
 
   /** Records a check's result, and those of the checks its transform made. */
@@ -200,7 +203,10 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
       });
       const refused = (await Promise.allSettled(recorded)).find((r) => r.status === 'rejected');
       if (poolError) throw poolError;
-      if (refused) throw refused.reason;
+      if (refused) {
+        errors.push(`results not recorded: ${(refused.reason as Error).message}`);
+        throw refused.reason;
+      }
     } finally {
       if (signal.aborted) errors.push(`stopped: ${(signal.reason as Error).message}`);
       await this.finish(canary, startedAt, scheduled);
