@@ -62,12 +62,6 @@ export class ResultBatcher {
     });
   }
 
-  /** Waits until everything recorded so far is written. */
-  async drain(): Promise<void> {
-    this.kick();
-    while (this.writing) await this.writing;
-  }
-
   private async write(batch: Pending[]): Promise<void> {
     try {
       const transitioned = await recordResults(this.db, batch);
