@@ -22,15 +22,30 @@ const result = (pass: boolean, message = pass ? 'ok' : 'down'): StoredResult => 
   details: { note: `it's "quoted", {braced} and \\ back-slashed` },
 });
 
+/** The database, with `before` run ahead of every transaction begun through it. */
+function beforeTransactions(db: Database, before: () => void | Promise<void>): Database {
+  const wrapped = Object.create(db) as Database;
+  wrapped.transaction = async (fn) => {
+    await before();
+    return db.transaction(fn);
+  };
+  return wrapped;
+}
+
 /** The database, counting the transactions begun through it. */
 function counting(db: Database): { db: Database; transactions: () => number } {
   let n = 0;
-  const wrapped = Object.create(db) as Database;
-  wrapped.transaction = (fn) => {
-    n++;
-    return db.transaction(fn);
-  };
-  return { db: wrapped, transactions: () => n };
+  return { db: beforeTransactions(db, () => void n++), transactions: () => n };
+}
+
+/** Exec checks of a canary that echo and pass. */
+async function echoChecks(db: Database, canaryId: string, names: string[]): Promise<void> {
+  for (const name of names)
+    await db.query(`INSERT INTO checks (canary_id, type, name, namespace, spec) VALUES ($1, 'exec', $2, 'prod', $3)`, [
+      canaryId,
+      name,
+      JSON.stringify({ script: 'echo ok' }),
+    ]);
 }
 
 describe.each(databaseKinds())('check results recorded in batches on %s', (kind) => {
@@ -168,17 +183,9 @@ describe.each(databaseKinds())('check results recorded in batches on %s', (kind)
 
   it("starts a canary's next check while the result of the one before is being committed", async () => {
     const canaryId = await f.canary(db);
-    for (const name of ['one', 'two', 'three'])
-      await db.query(
-        `INSERT INTO checks (canary_id, type, name, namespace, spec) VALUES ($1, 'exec', $2, 'prod', $3)`,
-        [canaryId, name, JSON.stringify({ script: 'echo ok' })],
-      );
+    await echoChecks(db, canaryId, ['one', 'two', 'three']);
     // Every transaction (each batch of results is one) takes 600 ms longer.
-    const slow = Object.create(db) as Database;
-    slow.transaction = async (fn) => {
-      await new Promise((r) => setTimeout(r, 600));
-      return db.transaction(fn);
-    };
+    const slow = beforeTransactions(db, () => new Promise((r) => setTimeout(r, 600)));
     const engine = new HealthEngine(slow, checkers, { maxConcurrentChecks: 1 });
     try {
       expect(await engine.runNow(canaryId)).not.toBe('busy');
@@ -203,16 +210,11 @@ describe.each(databaseKinds())('check results recorded in batches on %s', (kind)
 
   it('ends a run whose results the database refuses with that error, its job history written', async () => {
     const canaryId = await f.canary(db);
-    for (const name of ['x', 'y'])
-      await db.query(
-        `INSERT INTO checks (canary_id, type, name, namespace, spec) VALUES ($1, 'exec', $2, 'prod', $3)`,
-        [canaryId, name, JSON.stringify({ script: 'echo ok' })],
-      );
+    await echoChecks(db, canaryId, ['x', 'y']);
     // Every batch of results fails: the first check's refusal comes while the second still runs.
-    const refusing = Object.create(db) as Database;
-    refusing.transaction = async () => {
+    const refusing = beforeTransactions(db, () => {
       throw new Error('the disk is full');
-    };
+    });
     const engine = new HealthEngine(refusing, checkers, { maxConcurrentChecks: 1 });
     try {
       await expect(engine.runNow(canaryId)).rejects.toThrow('the disk is full');
