@@ -17,7 +17,8 @@ import { openPostgres, type Database } from '../server/src/db/database.js';
 import { migrate } from '../server/src/db/migrate.js';
 import { checkers } from '../server/src/health/checkers/index.js';
 import { parseDocuments } from '../server/src/resources/yaml.js';
-import { applyTopology, recomputeHealth } from '../server/src/topology/store.js';
+import { recomputeHealth } from '../server/src/topology/healthRecompute.js';
+import { applyTopology } from '../server/src/topology/store.js';
 import { parseTopology } from '../server/src/topology/topology.js';
 import { databaseUrl, numberFlag, parseFlags, percentile, printTable, recreateDatabase } from './lib.js';
 

@@ -13,7 +13,7 @@ import { checkers } from '../src/health/checkers/index.js';
 import { topologyRoutes } from '../src/topology/api.js';
 import { TopologyEngine } from '../src/topology/engine.js';
 import type { CardComponent, TopologyResponse } from '../src/topology/query.js';
-import { recomputeHealth } from '../src/topology/store.js';
+import { recomputeHealth } from '../src/topology/healthRecompute.js';
 import { createTestUser, type TestUser } from './helpers/auth.js';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkers } from '../health/checkers/index.js';
 import { parseDocuments, ResourceErrors } from '../resources/yaml.js';
-import { buildTopology, canaryNameFor, type BuiltComponent } from './builder.js';
+import { buildTopology, canaryNameFor } from './builder.js';
+import type { BuiltComponent } from './builtComponent.js';
 import { planComponents } from './identity.js';
 import { parseTopology, type LookupSpec } from './topology.js';
 

@@ -1,15 +1,25 @@
 // The topology builder: a Topology spec → the tree of components one run produces. Pure apart from
 // lookups, which are injected (the engine runs them with the health engine's checkers). Ids, the
-// database and check links come later (identity.ts, store.ts).
+// database and check links come later (identity.ts, treeStore.ts, componentLinks.ts).
 //
 // Per component spec: its components (one, or one per lookup result) get the spec's properties,
 // checks, configs, selectors and teams; then its children; then forEach (templated with each
 // component); then property lookups, whose results may also be merged into the subtree's
 // components by name. Siblings with the same name and type are merged into one component.
-import { logSelectorSchema, normalizeLogSelector, type LogSelector } from '@opsdeck/common';
 import crypto from 'node:crypto';
-import { normalizeHealth, type Health } from './rollup.js';
-import { canonicalJson, selectorId } from './selectors.js';
+import {
+  emptyComponent,
+  isObject,
+  labelsOf,
+  logSelectorsOf,
+  normalizeProperty,
+  str,
+  type BuiltComponent,
+  type Property,
+} from './builtComponent.js';
+import { addUnique, mergeProperties, mergeSiblings } from './componentMerge.js';
+import { normalizeHealth } from './rollup.js';
+import { selectorId } from './selectors.js';
 import { templateValue } from './template.js';
 import type {
   ComponentCheckSpec,
@@ -21,64 +31,6 @@ import type {
   ResourceSelectorSpec,
   TopologyDefinition,
 } from './topology.js';
-
-export interface Property {
-  name: string;
-  label?: string;
-  tooltip?: string;
-  icon?: string;
-  type?: string;
-  color?: string;
-  headline?: boolean;
-  text?: string;
-  value?: number;
-  unit?: string;
-  max?: number;
-  min?: number;
-  status?: string;
-  links?: unknown[];
-  order?: number;
-  lastTransition?: string;
-}
-
-export interface InlineCheck {
-  /** The canary created for it: unique within the run, stable across runs. */
-  canaryName: string;
-  selectorId: string;
-  /** The canary spec (templated when it came from forEach). */
-  spec: Record<string, unknown>;
-}
-
-export interface Selector<T> {
-  id: string;
-  selector: T;
-}
-
-export interface BuiltComponent {
-  name: string;
-  type: string | null;
-  icon: string | null;
-  text: string | null;
-  tooltip: string | null;
-  labels: Record<string, string>;
-  owner: string | null;
-  hidden: boolean;
-  externalId: string | null;
-  status: string | null;
-  statusReason: string | null;
-  /** The health the spec or a lookup gave the component itself. */
-  ownHealth: Health | null;
-  properties: Property[];
-  /** Where its logs are (`logs:` of the spec), stored as components.log_selectors. */
-  logs: LogSelector[];
-  checkSelectors: Selector<ResourceSelectorSpec>[];
-  inlineChecks: InlineCheck[];
-  configs: Selector<ConfigSelectorSpec>[];
-  selectors: Selector<ResourceSelectorSpec>[];
-  parentLookup: ParentLookupSpec | null;
-  teams: string[];
-  children: BuiltComponent[];
-}
 
 export interface BuildContext {
   topology: { id: string; name: string; namespace: string; labels: Record<string, string> };
@@ -99,142 +51,6 @@ export interface BuildResult {
 /** Components one topology may produce (a cluster-wide lookup of pods can reach tens of thousands). */
 export const MAX_COMPONENTS = 50_000;
 export const MAX_DEPTH = 30;
-
-const str = (v: unknown): string | null =>
-  typeof v === 'string' && v !== '' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : null;
-
-const num = (v: unknown): number | undefined => {
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
-  return undefined;
-};
-
-const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
-
-function labelsOf(v: unknown): Record<string, string> {
-  if (!isObject(v)) return {};
-  const out: Record<string, string> = {};
-  for (const [k, val] of Object.entries(v)) if (val !== null && val !== undefined) out[k] = String(val);
-  return out;
-}
-
-/** A property as written (spec or lookup) → the stored shape; undefined fields are left out. */
-export function normalizeProperty(raw: Record<string, unknown>, fallbackName?: string): Property | null {
-  const name = str(raw.name) ?? fallbackName;
-  if (!name) return null;
-  const p: Property = { name };
-  for (const key of ['label', 'tooltip', 'icon', 'type', 'color', 'unit', 'status', 'lastTransition'] as const) {
-    const v = str(raw[key]);
-    if (v !== null) p[key] = v;
-  }
-  const value = num(raw.value);
-  if (value !== undefined) p.value = value;
-  else if (str(raw.value) !== null && raw.text === undefined) p.text = str(raw.value)!;
-  if (raw.text !== undefined && str(raw.text) !== null) p.text = str(raw.text)!;
-  const max = num(raw.max);
-  if (max !== undefined) p.max = max;
-  const min = num(raw.min);
-  if (min !== undefined) p.min = min;
-  if (raw.headline === true || raw.headline === 'true') p.headline = true;
-  if (Array.isArray(raw.links)) p.links = raw.links;
-  const order = num(raw.order);
-  if (order !== undefined) p.order = order;
-  return p;
-}
-
-/** Merges properties by name: a later property updates the fields it sets, new names are appended. */
-export function mergeProperties(base: Property[], incoming: readonly Property[]): Property[] {
-  const out = base.map((p) => ({ ...p }));
-  for (const p of incoming) {
-    const i = out.findIndex((q) => q.name === p.name);
-    if (i >= 0) out[i] = { ...out[i]!, ...p };
-    else out.push({ ...p });
-  }
-  return out;
-}
-
-function emptyComponent(name: string): BuiltComponent {
-  return {
-    name,
-    type: null,
-    icon: null,
-    text: null,
-    tooltip: null,
-    labels: {},
-    owner: null,
-    hidden: false,
-    externalId: null,
-    status: null,
-    statusReason: null,
-    ownHealth: null,
-    properties: [],
-    logs: [],
-    checkSelectors: [],
-    inlineChecks: [],
-    configs: [],
-    selectors: [],
-    parentLookup: null,
-    teams: [],
-    children: [],
-  };
-}
-
-/** The valid log selectors of a `logs:` list (the topology schema reports the invalid ones). */
-function logSelectorsOf(raw: unknown): LogSelector[] {
-  if (!Array.isArray(raw)) return [];
-  return raw.flatMap((s) => {
-    const parsed = logSelectorSchema.safeParse(s);
-    return parsed.success ? [normalizeLogSelector(parsed.data)] : [];
-  });
-}
-
-function addUnique<T>(list: Selector<T>[], items: readonly Selector<T>[]) {
-  for (const item of items) if (!list.some((s) => s.id === item.id)) list.push(item);
-}
-
-/** Merges b into a (same name and type): b's set fields win, lists and children are combined. */
-function mergeComponent(a: BuiltComponent, b: BuiltComponent): void {
-  for (const key of [
-    'icon',
-    'text',
-    'tooltip',
-    'owner',
-    'externalId',
-    'status',
-    'statusReason',
-    'ownHealth',
-  ] as const) {
-    if (b[key] !== null) (a as unknown as Record<string, unknown>)[key] = b[key];
-  }
-  a.hidden = a.hidden || b.hidden;
-  a.labels = { ...a.labels, ...b.labels };
-  a.properties = mergeProperties(a.properties, b.properties);
-  a.logs = [...a.logs.filter((l) => !b.logs.some((x) => x.name === l.name)), ...b.logs];
-  addUnique(a.checkSelectors, b.checkSelectors);
-  addUnique(a.configs, b.configs);
-  addUnique(a.selectors, b.selectors);
-  for (const check of b.inlineChecks) {
-    const spec = canonicalJson(check.spec);
-    if (!a.inlineChecks.some((c) => canonicalJson(c.spec) === spec)) a.inlineChecks.push(check);
-  }
-  a.parentLookup = b.parentLookup ?? a.parentLookup;
-  a.teams = [...new Set([...a.teams, ...b.teams])];
-  a.children.push(...b.children);
-}
-
-/** One component per name and type among siblings, merged recursively. */
-export function mergeSiblings(list: BuiltComponent[]): BuiltComponent[] {
-  const byKey = new Map<string, BuiltComponent>();
-  for (const c of list) {
-    const key = `${c.name}\u0000${c.type ?? ''}`;
-    const seen = byKey.get(key);
-    if (seen) mergeComponent(seen, c);
-    else byKey.set(key, c);
-  }
-  const out = [...byKey.values()];
-  for (const c of out) c.children = mergeSiblings(c.children);
-  return out;
-}
 
 /** The variables forEach templates see. */
 function templateVars(c: BuiltComponent, topology: BuildContext['topology']): Record<string, unknown> {

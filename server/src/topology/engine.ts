@@ -9,18 +9,12 @@ import { runStatus } from '../jobs/history.js';
 import { LeasedScheduler, type SchedulingOptions } from '../jobs/leasedScheduler.js';
 import { ResourceErrors } from '../resources/yaml.js';
 import { buildTopology } from './builder.js';
+import { recomputeHealth } from './healthRecompute.js';
+import { applyInlineChecks, removeInlineCanaries } from './inlineChecks.js';
 import { lookupRunner } from './lookup.js';
-import {
-  applyInlineChecks,
-  recomputeHealth,
-  recordJob,
-  removeInlineCanaries,
-  saveTree,
-  TOPOLOGY_TABLE,
-  type TopologyRow,
-  type TopologyRunSummary,
-} from './store.js';
+import { recordJob, TOPOLOGY_TABLE, type TopologyRow, type TopologyRunSummary } from './store.js';
 import { parseStoredTopology } from './topology.js';
+import { saveTree } from './treeStore.js';
 
 export interface TopologyEngineOptions extends SchedulingOptions {
   /** How often health is rolled up from the checks (0: only after runs). */

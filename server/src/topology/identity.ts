@@ -2,7 +2,7 @@
 // A component is the same component across runs when its ancestors, name and type are the same:
 // it keeps its id (a soft-deleted one comes back to life), anything else gets a new id, and live
 // rows no longer produced are stale.
-import type { BuiltComponent } from './builder.js';
+import type { BuiltComponent } from './builtComponent.js';
 
 export interface ExistingComponent {
   id: string;

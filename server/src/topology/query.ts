@@ -7,7 +7,7 @@
 import type { Queryable } from '../db/database.js';
 import { HttpError } from '../auth/middleware.js';
 import { NO_AGENT } from '../db/agents.js';
-import type { Property } from './builder.js';
+import type { Property } from './builtComponent.js';
 import type { ComponentSummary, Health } from './rollup.js';
 
 /** Values to include and values to exclude; empty include means "any". */
