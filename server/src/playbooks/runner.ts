@@ -1,6 +1,6 @@
 // The playbook runner: claims due runs (pending/scheduled, scheduled_time passed) with a lease
 // taken FOR UPDATE SKIP LOCKED, so two replicas never run the same run, and runs their actions in
-// order — one playbook_run_actions row per action as it is reached (running; sleeping while a delay
+// order (actionSequence.ts) — one playbook_run_actions row per action as it is reached (running; sleeping while a delay
 // waits or between retries; skipped when `if` is false; a failed action tried again per its `retry`,
 // retry.ts; one attempt: runAction.ts), then the run ends completed or failed and emits
 // playbook.run.completed / playbook.run.failed. While a run is under way its lease is renewed by the
@@ -16,16 +16,11 @@ import os from 'node:os';
 import { createMailer, type Mailer } from '../auth/mailer.js';
 import { NO_AGENT } from '../db/agents.js';
 import type { Database, Queryable } from '../db/database.js';
-import { parseDuration } from '../connections/duration.js';
-import { delayMs, evaluateCondition, type RunState } from './conditions.js';
-import { parseStoredPlaybook, type ActionSpec } from './playbook.js';
-import { recordRetry, withRetries } from './retry.js';
-import { CANCELLED_ERROR, runAction, type ActionContext } from './runAction.js';
-import { openSecretParams, redactSecrets, secretValues } from './secretParams.js';
-import { runSubjects } from './store.js';
-import { actionRows, ENDED, RELEASED_NOTE, releaseRuns } from './handBack.js';
+import { CANCELLED_ERROR } from './runAction.js';
+import { RELEASED_NOTE, releaseRuns } from './handBack.js';
 import { logger } from '../log.js';
 import { LeaseHeartbeat } from '../jobs/heartbeat.js';
+import { clip, RELEASED, RunReleased, runActions, RunStopped } from './actionSequence.js';
 
 const log = logger('playbooks');
 
@@ -46,32 +41,6 @@ export interface RunnerOptions {
   mailer?: Mailer;
   smtpFrom?: string;
 }
-
-interface RunRow {
-  id: string;
-  playbook_id: string;
-  spec: Record<string, unknown>;
-  parameters: Record<string, string>;
-  /** Sealed values of `secret` parameters (secretParams.ts). */
-  secret_parameters: Record<string, string> | null;
-  config_id: string | null;
-  component_id: string | null;
-  check_id: string | null;
-  created_by: string | null;
-  request: Record<string, unknown> | null; // a webhook run's request (.request)
-  playbook_name: string;
-  playbook_namespace: string;
-  playbook_title: string | null;
-}
-
-/** Stops a run: cancelled, interrupted by a shutdown, or its lease lost. */
-class RunStopped extends Error {}
-/** A graceful shutdown: the run goes back to the queue, its current action to be run again. */
-class RunReleased extends RunStopped {}
-const RELEASED = 'released' as const;
-
-const MAX_ERROR_LENGTH = 4_000;
-const clip = (text: string) => (text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH)}…` : text);
 
 export class PlaybookRunner {
   readonly owner = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
@@ -297,7 +266,7 @@ export class PlaybookRunner {
     try {
       let outcome: { status: 'completed' | 'failed'; error: string | null } | typeof RELEASED;
       try {
-        outcome = await this.runActions(runId, controller.signal);
+        outcome = await runActions({ db: this.db, mail: this.mail }, runId, controller.signal);
       } catch (e) {
         // The database failed under the run: end it as failed rather than leave it to the lease.
         outcome = { status: 'failed', error: `the run stopped on an internal error: ${(e as Error).message}` };
@@ -313,166 +282,5 @@ export class PlaybookRunner {
       this.stopWatching(runId);
       this.controllers.delete(controller);
     }
-  }
-
-  private async loadRun(runId: string): Promise<RunRow> {
-    const { rows } = await this.db.query<RunRow>(
-      `SELECT r.id, r.playbook_id, r.spec, r.parameters, r.secret_parameters, r.config_id, r.component_id, r.check_id, r.created_by, r.request,
-              p.name AS playbook_name, p.namespace AS playbook_namespace, p.title AS playbook_title
-       FROM playbook_runs r JOIN playbooks p ON p.id = r.playbook_id WHERE r.id = $1`,
-      [runId],
-    );
-    if (!rows[0]) throw new Error(`run ${runId} disappeared`);
-    return rows[0];
-  }
-
-  /** The variables templates and `if` see. */
-  private async variables(run: RunRow): Promise<Record<string, unknown>> {
-    const { resources, user } = await runSubjects(this.db, run);
-    return {
-      params: openSecretParams(run.parameters, run.secret_parameters),
-      ...resources,
-      user,
-      request: run.request,
-      run: { id: run.id },
-      playbook: { id: run.playbook_id, name: run.playbook_name, title: run.playbook_title ?? run.playbook_name },
-      actions: {},
-      last_result: null,
-    };
-  }
-
-  private async runActions(
-    runId: string,
-    runSignal: AbortSignal,
-  ): Promise<{ status: 'completed' | 'failed'; error: string | null } | typeof RELEASED> {
-    let run: RunRow;
-    let vars: Record<string, unknown>;
-    let actions: ActionSpec[];
-    let deadline = Infinity;
-    try {
-      run = await this.loadRun(runId);
-      const def = parseStoredPlaybook(run.spec);
-      actions = def.spec.actions;
-      if (def.spec.timeout) deadline = Date.now() + parseDuration(def.spec.timeout);
-      vars = await this.variables(run);
-    } catch (e) {
-      return { status: 'failed', error: `the run could not start: ${(e as Error).message}` };
-    }
-    // Secret parameters are masked in whatever an action writes back.
-    const secrets = secretValues(run!.secret_parameters);
-    const actionCtx: ActionContext = {
-      db: this.db,
-      mail: this.mail,
-      playbook: { id: run!.playbook_id, name: run!.playbook_name, namespace: run!.playbook_namespace },
-      runSignal,
-      deadline,
-    };
-    const state: RunState = { success: true, failure: false };
-    const results: Record<string, unknown> = {};
-    let firstError: string | null = null;
-    // A run handed back by a server that shut down: the actions it ended stay as they are, the one
-    // it marked for retry runs again in its row.
-    const before = await actionRows(this.db, runId);
-    const released = () => runSignal.reason instanceof RunReleased;
-    for (const [index, action] of actions.entries()) {
-      if (runSignal.aborted) {
-        if (released()) return RELEASED;
-        break;
-      }
-      const earlier = before.get(index);
-      if (earlier && ENDED.has(earlier.status)) {
-        const error = earlier.status === 'failed' ? (earlier.error ?? 'failed') : null;
-        results[action.name] = { result: earlier.result, status: earlier.status, error };
-        if (earlier.status !== 'skipped') vars.last_result = earlier.result;
-        if (error !== null) {
-          state.success = false;
-          state.failure = true;
-          firstError ??= error;
-        }
-        continue;
-      }
-      const scope = { ...vars, actions: results };
-      const insert = (status: string, delay = 0) =>
-        earlier
-          ? this.db.query<{ id: string }>(
-              `UPDATE playbook_run_actions SET status = $2, error = NULL,
-                 scheduled_time = now() + make_interval(secs => $3::double precision / 1000),
-                 start_time = CASE WHEN $2 = 'sleeping' THEN NULL ELSE now() END,
-                 end_time = CASE WHEN $2 = 'skipped' THEN now() ELSE NULL END
-               WHERE id = $1 RETURNING id`,
-              [earlier.id, status, delay],
-            )
-          : this.db.query<{ id: string }>(
-              `INSERT INTO playbook_run_actions (playbook_run_id, name, action_index, status, scheduled_time, start_time, end_time)
-           VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5::double precision / 1000),
-                   CASE WHEN $4 = 'sleeping' THEN NULL ELSE now() END, CASE WHEN $4 = 'skipped' THEN now() ELSE NULL END)
-           RETURNING id`,
-              [runId, action.name, index, status, delay],
-            );
-      const end = (id: string, status: 'completed' | 'failed', result: unknown, error: string | null) =>
-        this.db.query(
-          `UPDATE playbook_run_actions SET status = $2, result = $3, error = $4, end_time = now() WHERE id = $1`,
-          [
-            id,
-            status,
-            result === null ? null : JSON.stringify(redactSecrets(result, secrets)),
-            error === null ? null : clip(redactSecrets(error, secrets)),
-          ],
-        );
-      let runIt = false;
-      let delay = 0;
-      let phase = 'if';
-      try {
-        runIt = evaluateCondition(action.if, scope, state);
-        phase = 'delay';
-        if (runIt) delay = delayMs(action.delay, scope);
-      } catch (e) {
-        const error = `${phase}: ${(e as Error).message}`;
-        const { rows } = await insert('running');
-        await end(rows[0]!.id, 'failed', null, error);
-        results[action.name] = { result: null, status: 'failed', error };
-        state.success = false;
-        state.failure = true;
-        firstError ??= error;
-        continue;
-      }
-      if (!runIt) {
-        await insert('skipped');
-        results[action.name] = { result: null, status: 'skipped', error: null };
-        continue;
-      }
-      const { rows } = await insert(delay > 0 ? 'sleeping' : 'running', delay);
-      const rowId = rows[0]!.id;
-      const outcome = await withRetries(
-        action.retry,
-        delay,
-        (wait) => runAction(actionCtx, action, rowId, wait, { ...scope }),
-        (n, wait, error) => recordRetry(this.db, rowId, n, wait, clip(redactSecrets(error, secrets))),
-        () => runSignal.aborted || Date.now() >= deadline,
-      );
-      if (released()) {
-        await this.db.query(
-          `UPDATE playbook_run_actions SET status = 'scheduled', error = $2, start_time = NULL
-           WHERE id = $1 AND status IN ('running', 'sleeping')`,
-          [rowId, RELEASED_NOTE],
-        );
-        return RELEASED;
-      }
-      await end(rowId, outcome.error === undefined ? 'completed' : 'failed', outcome.result, outcome.error ?? null);
-      results[action.name] = {
-        result: outcome.result,
-        status: outcome.error === undefined ? 'completed' : 'failed',
-        error: outcome.error ?? null,
-      };
-      vars.last_result = outcome.result;
-      if (outcome.error !== undefined) {
-        state.success = false;
-        state.failure = true;
-        firstError ??= outcome.error;
-      }
-    }
-    // The failing actions carry their errors; the run's own error is for what stopped it outside an
-    // action (it could not start, the server stopped, a cancel), shown as the run page's Initialization step.
-    return { status: firstError === null ? 'completed' : 'failed', error: null };
   }
 }
