@@ -100,6 +100,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await api?.close();
   fs.rmSync(dir, { recursive: true, force: true });
+  // The next file in this worker's process must not read a kubeconfig that is gone.
+  delete process.env.KUBECONFIG;
 });
 beforeEach(() => {
   api.requests.length = 0;

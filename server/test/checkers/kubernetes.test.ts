@@ -259,6 +259,7 @@ describe('kubernetes against a loopback API server', () => {
       );
       expect(tested.pass).toBe(true);
     } finally {
+      delete process.env.KUBECONFIG;
       await rm(dir, { recursive: true, force: true });
     }
   });
