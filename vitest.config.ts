@@ -99,6 +99,9 @@ export default defineConfig({
           include: ['web/e2e/**/*.e2e.ts'],
           environment: 'node',
           pool: 'forks',
+          // As for integration: each file starts its own server and browser, and the server's
+          // modules are imported once per worker (8 s of CPU per file otherwise).
+          isolate: false,
           env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
           globalSetup: ['web/e2e/global-setup.ts'],
           // expect.poll's default of 1 s is shorter than a loaded machine takes to render a change
