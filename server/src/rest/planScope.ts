@@ -1,6 +1,7 @@
 // Stage 2 of /api/db: one planning pass's state and checks: relations, columns, access and filters.
 import type { Relation } from '../db/introspect.js';
 import { ApiError } from './errors.js';
+import { levenshtein } from './fuzzy.js';
 import type { ApiRequest, Condition, Field } from './parse.js';
 import type { Access, ColumnRef, PlanContext, PlannedCondition, ReadNode } from './plan.js';
 
@@ -136,18 +137,4 @@ export function closestColumn(name: string, candidates: string[]): string | unde
     }
   }
   return best;
-}
-
-function levenshtein(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0]!;
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j]!;
-      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = tmp;
-    }
-  }
-  return prev[b.length]!;
 }
