@@ -16,7 +16,8 @@
 // (each replica in a CPU cgroup of its own with a quota of C CPUs, as a container's CPU limit does;
 // cgroup v1 `cpu` or v2, needs root: on a machine with fewer cores than replicas this is how the
 // engine's scaling is measured rather than the machine's — without it three replicas and
-// PostgreSQL compete for the same two CPUs).
+// PostgreSQL compete for the same two CPUs), --cpu-period-ms 100 (the quota's CFS period: a replica
+// that spent its quota waits for the next period, so a shorter one makes a shorter wait).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -66,6 +67,8 @@ const perCanary = numberFlag(flags, 'per-canary', 100);
 const pool = numberFlag(flags, 'pool', 10);
 const perReplica = flags['per-replica'] !== undefined;
 const cpuLimit = flags['cpu-limit'] === undefined ? undefined : numberFlag(flags, 'cpu-limit', 1);
+/** The quota's period (CFS): a process that spent its quota waits for the next period. */
+const cpuPeriodMs = numberFlag(flags, 'cpu-period-ms', 100);
 
 /** The CPU controller's root: cgroup v1 `cpu` or the v2 unified hierarchy (cpu enabled). */
 function cpuCgroupRoot(): { root: string; v2: boolean } {
@@ -82,7 +85,7 @@ function limitCpu(pid: number, cpus: number): () => void {
   const { root, v2 } = cpuCgroupRoot();
   const dir = path.join(root, `opsdeck-bench-${pid}`);
   fs.mkdirSync(dir, { recursive: true });
-  const period = 100_000;
+  const period = Math.round(cpuPeriodMs * 1000);
   const quota = Math.round(cpus * period);
   if (v2) fs.writeFileSync(path.join(dir, 'cpu.max'), `${quota} ${period}`);
   else {
@@ -256,7 +259,7 @@ async function main() {
     `Health engine with ${replicaCounts.join(' and ')} replica(s) on one PostgreSQL (${os.cpus().length} CPUs, ` +
       `load average ${loadavg()} now): loads ${levels.join(', ')} checks/min${perReplica ? ' per replica' : ''} (@every ${PERIOD_MS / 1000} s), ` +
       `${minutes} min measured after ${warmupS} s of warm-up` +
-      (cpuLimit === undefined ? '' : `, each replica limited to ${cpuLimit} CPU (cgroup quota)`) +
+      (cpuLimit === undefined ? '' : `, each replica limited to ${cpuLimit} CPU (cgroup quota, period ${cpuPeriodMs} ms)`) +
       `; the goal per run is p99 lateness < ${LATENESS_GOAL_MS / 1000} s with missed runs counted.`,
   );
   const runs: Run[] = [];
