@@ -17,7 +17,9 @@
 // cgroup v1 `cpu` or v2, needs root: on a machine with fewer cores than replicas this is how the
 // engine's scaling is measured rather than the machine's — without it three replicas and
 // PostgreSQL compete for the same two CPUs), --cpu-period-ms 100 (the quota's CFS period: a replica
-// that spent its quota waits for the next period, so a shorter one makes a shorter wait).
+// that spent its quota waits for the next period, so a shorter one makes a shorter wait),
+// --cpu-profile DIR (each server under `node --cpu-prof`, its profile in DIR; printed after each run:
+// the longest stretches its thread was busy without a break, when, and what was on the stack).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,6 +41,7 @@ import {
   startServer,
   type Child,
 } from './lib.js';
+import { longestStretches } from './profile.js';
 import {
   LATENESS_GOAL_MS,
   PERIOD_MS,
@@ -69,6 +72,8 @@ const perReplica = flags['per-replica'] !== undefined;
 const cpuLimit = flags['cpu-limit'] === undefined ? undefined : numberFlag(flags, 'cpu-limit', 1);
 /** The quota's period (CFS): a process that spent its quota waits for the next period. */
 const cpuPeriodMs = numberFlag(flags, 'cpu-period-ms', 100);
+/** Each server's CPU profile goes to DIR/<replicas>-replicas-<checks>/, summarised after its run. */
+const cpuProfileDir = flags['cpu-profile'] === undefined ? undefined : String(flags['cpu-profile']);
 
 /** The CPU controller's root: cgroup v1 `cpu` or the v2 unified hierarchy (cpu enabled). */
 function cpuCgroupRoot(): { root: string; v2: boolean } {
@@ -187,9 +192,18 @@ async function run(replicas: number, checks: number): Promise<Run> {
     }
     // The first replica is started alone (it would apply migrations if any were missing), the others together.
     const env = { DATABASE_URL: databaseUrl(DB), DATABASE_POOL_SIZE: String(pool) };
-    servers.push((await startServer(env)).child);
+    const nodeArgs: string[] = [];
+    if (cpuProfileDir) {
+      // Written by each server when it exits (summarised below).
+      const dir = path.resolve(cpuProfileDir, `${replicas}-replicas-${checks}`);
+      fs.mkdirSync(dir, { recursive: true });
+      nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${dir}`);
+    }
+    servers.push((await startServer(env, nodeArgs)).child);
     servers.push(
-      ...(await Promise.all(Array.from({ length: replicas - 1 }, () => startServer(env)))).map((s) => s.child),
+      ...(await Promise.all(Array.from({ length: replicas - 1 }, () => startServer(env, nodeArgs)))).map(
+        (s) => s.child,
+      ),
     );
     // Limited once started: the start (bundle load, migrations check) is not what is measured.
     if (cpuLimit !== undefined) for (const s of servers) cleanups.push(limitCpu(s.process.pid!, cpuLimit));
@@ -214,6 +228,12 @@ async function run(replicas: number, checks: number): Promise<Run> {
     }
     const stopAt = Date.now();
     await Promise.all(servers.map((s) => s.stop(60_000)));
+    if (cpuProfileDir) {
+      const dir = path.resolve(cpuProfileDir, `${replicas}-replicas-${checks}`);
+      for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) {
+        longestStretches(path.join(dir, f), log, { endedAt: fs.statSync(path.join(dir, f)).mtimeMs });
+      }
+    }
     const db2 = await openPostgres(databaseUrl(DB), 2);
     try {
       const r = await analyse(db2, windowStart, windowEnd, stopAt);
@@ -259,7 +279,9 @@ async function main() {
     `Health engine with ${replicaCounts.join(' and ')} replica(s) on one PostgreSQL (${os.cpus().length} CPUs, ` +
       `load average ${loadavg()} now): loads ${levels.join(', ')} checks/min${perReplica ? ' per replica' : ''} (@every ${PERIOD_MS / 1000} s), ` +
       `${minutes} min measured after ${warmupS} s of warm-up` +
-      (cpuLimit === undefined ? '' : `, each replica limited to ${cpuLimit} CPU (cgroup quota, period ${cpuPeriodMs} ms)`) +
+      (cpuLimit === undefined
+        ? ''
+        : `, each replica limited to ${cpuLimit} CPU (cgroup quota, period ${cpuPeriodMs} ms)`) +
       `; the goal per run is p99 lateness < ${LATENESS_GOAL_MS / 1000} s with missed runs counted.`,
   );
   const runs: Run[] = [];

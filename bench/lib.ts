@@ -255,11 +255,14 @@ export async function waitForHttp(
   }
 }
 
-/** `node server/dist/main.js` on a free loopback port (PostgreSQL or PGlite as `env` says), once it answers. */
-export async function startServer(env: NodeJS.ProcessEnv): Promise<{ child: Child; origin: string }> {
+/** `node [nodeArgs] server/dist/main.js` on a free loopback port (PostgreSQL or PGlite as `env` says), once it answers. */
+export async function startServer(
+  env: NodeJS.ProcessEnv,
+  nodeArgs: string[] = [],
+): Promise<{ child: Child; origin: string }> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const child = startChild(process.execPath, [serverMain], {
+  const child = startChild(process.execPath, [...nodeArgs, serverMain], {
     PATH: process.env.PATH,
     NODE_ENV: 'production',
     PORT: String(port),

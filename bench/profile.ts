@@ -175,6 +175,84 @@ export function summarizeProfile(file: string, log: (s: string) => void, top = 2
   );
 }
 
+/**
+ * The longest stretches the thread was busy without a break (no idle sample between): what kept the
+ * event loop from everything else (timers, sockets) and for how long. Wall time, so a stretch of a
+ * process under a CPU quota includes the time it was throttled. For each: when it started (seconds
+ * into the profile, or the clock time when `endedAt`, the epoch ms the process exited at, is
+ * given), how long it lasted, and the Opsdeck functions most often on its stack.
+ */
+export function longestStretches(
+  file: string,
+  log: (s: string) => void,
+  opts: { top?: number; minMs?: number; endedAt?: number } = {},
+): void {
+  const { top = 10, minMs = 50, endedAt } = opts;
+  const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const frames = new Map<number, Frame>(profile.nodes.map((n) => [n.id, describe(n.callFrame)]));
+  const opsdeckOnStack = new Map<number, string[]>();
+  const stackOf = (id: number): string[] => {
+    let labels = opsdeckOnStack.get(id);
+    if (!labels) {
+      const set = new Set<string>();
+      for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+        const f = frames.get(at)!;
+        if (f.opsdeck) set.add(f.label);
+      }
+      labels = [...set];
+      opsdeckOnStack.set(id, labels);
+    }
+    return labels;
+  };
+  interface Stretch {
+    startUs: number;
+    us: number;
+    samples: number[];
+  }
+  const stretches: Stretch[] = [];
+  let current: Stretch | undefined;
+  let t = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    const id = profile.samples[i]!;
+    const delta = profile.timeDeltas[i] ?? 0;
+    t += delta;
+    const idle = byId.get(id)!.callFrame.functionName === '(idle)';
+    if (idle) {
+      if (current) stretches.push(current);
+      current = undefined;
+      continue;
+    }
+    if (!current) current = { startUs: t, us: 0, samples: [] };
+    else current.us += delta;
+    current.samples.push(id);
+  }
+  if (current) stretches.push(current);
+  const long = stretches.filter((s) => s.us >= minMs * 1000).sort((a, b) => b.us - a.us);
+  const busyMs = long.reduce((a, s) => a + s.us, 0) / 1000;
+  log(
+    `\nBusy stretches of ${minMs} ms or more (no idle sample between): ${long.length}, ${busyMs.toFixed(0)} ms in all; the ${Math.min(top, long.length)} longest:`,
+  );
+  printTable(
+    [endedAt ? 'at' : 'at (s)', 'ms', 'Opsdeck functions most on the stack (share of the stretch)'],
+    long.slice(0, top).map((s) => {
+      const count = new Map<string, number>();
+      for (const id of s.samples) for (const l of stackOf(id)) count.set(l, (count.get(l) ?? 0) + 1);
+      const most = [...count.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 3)
+        .map(([l, n]) => `${l} ${Math.round((100 * n) / s.samples.length)}%`)
+        .join('; ');
+      const at = endedAt
+        ? new Date(endedAt - (t - s.startUs) / 1000).toISOString().slice(11, 22)
+        : (s.startUs / 1e6).toFixed(1);
+      return [at, (s.us / 1000).toFixed(0), most || '(none: Node, V8, GC)'];
+    }),
+  );
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const file = process.argv[2];
   if (!file) {
@@ -182,4 +260,5 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     process.exit(2);
   }
   summarizeProfile(file, console.log);
+  longestStretches(file, console.log);
 }

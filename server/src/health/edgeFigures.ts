@@ -11,6 +11,7 @@
 import type { Queryable } from '../db/database.js';
 import { int8, msOrNull, RANGE_ROW_BYTES, readRangePacked, readRecentPacked } from './edgeWire.js';
 import { topQuantiles } from './sketchDense.js';
+import { Slices } from '../jobs/slices.js';
 
 /** The latest edge may be this old before the figures stop coming from the edges (job not running). */
 export const EDGES_STALE_MS = 15 * 60_000;
@@ -133,8 +134,10 @@ export async function edgeFigures(
     out.p99.push(orNull(q[2]!));
     out.rolling1h.push(n > 0 ? Math.round(sum / n) : null);
   };
+  const slices = new Slices();
   let p = 0;
   for (const id of ids) {
+    if (slices.due()) await slices.pause();
     const r = tail.get(id);
     const x = r?.inRange;
     const passed = int8(b, p) - int8(b, p + 32) + (x?.passed ?? 0);
@@ -162,6 +165,7 @@ export async function edgeFigures(
   // Checks whose first runs came after the latest edge.
   for (const [id, r] of tail) {
     if (seen.has(id)) continue;
+    if (slices.due()) await slices.pause();
     topQuantiles(b, -1, -1, r.keys, q);
     add(id, r.inRange.passed, r.inRange.failed, r.inRange.lastPass, r.inRange.lastFail, r.n, r.durationSum);
   }

@@ -15,6 +15,7 @@
 import os from 'node:os';
 import type { Database, Queryable } from '../db/database.js';
 import { addKey } from './sketchDense.js';
+import { Slices } from '../jobs/slices.js';
 import {
   addRun,
   EDGE_COLUMNS,
@@ -168,6 +169,7 @@ async function buildOnce(
   // Each due grid point: the edges before it plus the runs in between (up to the cut).
   const due = gridPoints(from, cut.now, cut.now);
   if (builtTo === null && !due.length) due.push(Math.floor(cut.now / EDGE_STEP_MS) * EDGE_STEP_MS);
+  const slices = new Slices();
   let prev = from;
   for (const point of due) {
     // In slices of at most RAW_SLICE_MS, so a first run over days of raw runs holds one slice at a time.
@@ -178,6 +180,7 @@ async function buildOnce(
         [new Date(a), new Date(Math.min(a + RAW_SLICE_MS, point)), cut.seq],
       );
       for (const r of rows) {
+        if (slices.due()) await slices.pause();
         let e = current.get(r.check_id);
         if (!e) current.set(r.check_id, (e = emptyEdge()));
         addRun(e, r.status, r.duration, new Date(r.time).getTime());
@@ -248,8 +251,10 @@ async function history(
         [new Date(at)],
       )
       .then((r) => r.rows);
-  const fold = (rows: Rolled[]) => {
+  const slices = new Slices();
+  const fold = async (rows: Rolled[]) => {
     for (const r of rows) {
+      if (slices.due()) await slices.pause();
       let e = current.get(r.check_id);
       if (!e) current.set(r.check_id, (e = emptyEdge()));
       e.total += r.total;
@@ -273,7 +278,7 @@ async function history(
     if (h % DAY === 0 && dayEnd <= until && cut.now - (dayEnd - HOUR) > HOURLY_KEEP_MS) {
       const days = await read('check_statuses_1d', h);
       if (days.length) {
-        fold(days);
+        await fold(days);
         h = dayEnd;
         if (edgeKept(h, cut.now)) {
           result.rows += await writeEdges(tx, h, current);
@@ -282,7 +287,7 @@ async function history(
         continue;
       }
     }
-    fold(await read('check_statuses_1h', h));
+    await fold(await read('check_statuses_1h', h));
     h += HOUR;
     if (h <= until && edgeKept(h, cut.now)) {
       result.rows += await writeEdges(tx, h, current);

@@ -6,6 +6,7 @@ import type { Queryable } from '../db/database.js';
 import { decodeSketch, emptySketch } from './sketchDense.js';
 import { keyOf } from './sketch.js';
 import type { EdgeState } from './edges.js';
+import { Slices } from '../jobs/slices.js';
 
 /** A uuid's 16 bytes (at p) as its text form. */
 function uuidAt(b: Buffer, p: number): string {
@@ -34,8 +35,10 @@ export async function readEdgesPacked(db: Queryable, at: Date): Promise<Map<stri
   );
   const b = bytesOf(rows[0]?.b);
   const out = new Map<string, EdgeState>();
+  const slices = new Slices();
   let p = 0;
   while (p < b.length) {
+    if (slices.due()) await slices.pause();
     const id = uuidAt(b, p);
     p += 16;
     const e: EdgeState = {
@@ -83,8 +86,10 @@ export async function readRecentPacked(db: Queryable, from: Date, end: Date): Pr
   const ids = idsOf(rows[0]?.ids);
   const b = bytesOf(rows[0]?.b);
   const out = new Map<string, RecentRuns>();
+  const slices = new Slices();
   let p = 0;
   for (const id of ids) {
+    if (slices.due()) await slices.pause();
     const n = b.readInt32BE(p);
     const durationSum = int8(b, p + 4);
     const inN = b.readInt32BE(p + 12);

@@ -6,6 +6,7 @@ import type { Queryable } from '../db/database.js';
 import { keyOf } from './sketch.js';
 import { readEdgesPacked } from './edgeWire.js';
 import { addKey, decodeSketch, emptySketch, encodeSketch, type DenseSketch } from './sketchDense.js';
+import { Slices } from '../jobs/slices.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -129,8 +130,10 @@ const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString()
 export async function writeEdges(tx: Queryable, at: number, edges: Map<string, EdgeState>): Promise<number> {
   const ids: string[] = [];
   const cols: Array<Array<number | string | null>> = [[], [], [], [], [], [], []];
+  const slices = new Slices();
   for (const [id, e] of edges) {
     if (e.total === 0) continue;
+    if (slices.due()) await slices.pause();
     ids.push(id);
     cols[0]!.push(e.total);
     cols[1]!.push(e.passed);

@@ -11,6 +11,7 @@
 // message, running an action) happens later, from the rows they wrote, under leases of their own.
 import type { Database, Queryable } from '../db/database.js';
 import { logger } from '../log.js';
+import { nextTurn } from './slices.js';
 
 const log = logger('event-queue');
 
@@ -117,7 +118,7 @@ export class EventRouter {
       if (n === 0) break;
       // Let timers and I/O run between batches: PGlite answers through promises alone, and a drain that
       // never yields would hold up everything else in the process (delivery's HTTP responses, say).
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
     return handled;
   }

@@ -4,13 +4,25 @@
 // engine supplies run(row, scheduled, signal) and ends it with finish(). Leases are short and
 // renewed by the replica's heartbeat (heartbeat.ts) while a run is under way; `signal` aborts when
 // the lease is lost, and the run then stops without recording. The SQL half is in leases.ts.
+//
+// Several replicas share the due rows by claiming them (FOR UPDATE SKIP LOCKED), the first to look
+// takes them. A replica whose event loop was busy since its last look (a long background job, more
+// runs than its CPU keeps up with) leaves the others the first go: it claims only rows due for
+// BUSY_GRACE_POLLS of its polls, which an idle replica would have taken by then. Alone on its
+// database it takes them after that grace; on the embedded database (one process) at once.
 import os from 'node:os';
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { Database } from '../db/database.js';
 import { claimDue, finishRun, releaseAllLeases, tryLease, type LeasedRow, type LeasedTable } from './leases.js';
 import { logger } from '../log.js';
 import { LeaseHeartbeat, type HeldLease } from './heartbeat.js';
 
 const log = logger('scheduler');
+
+/** The event loop's share of busy time since the last look at which a replica counts as busy. */
+export const BUSY_UTILIZATION = 0.8;
+/** How many polls a busy replica leaves a due row to the others. */
+export const BUSY_GRACE_POLLS = 2;
 
 /** What callers may set; each engine has its own defaults. */
 export interface SchedulingOptions {
@@ -49,6 +61,8 @@ export abstract class LeasedScheduler<Row extends LeasedRow, Result> {
   protected readonly leases: LeaseHeartbeat;
   /** The leases of the runs under way, by row id. */
   private readonly held = new Map<string, HeldLease>();
+  /** The event loop's utilization at the last look (loopBusy). */
+  private utilization: EventLoopUtilization = performance.eventLoopUtilization();
 
   constructor(
     protected readonly db: Database,
@@ -128,12 +142,25 @@ export abstract class LeasedScheduler<Row extends LeasedRow, Result> {
     await Promise.allSettled([...this.inFlight]);
   }
 
+  /**
+   * Whether this process's event loop was busy for BUSY_UTILIZATION of the time since the last
+   * look (its utilization: the share of the time it was not waiting for I/O or timers).
+   */
+  protected loopBusy(): boolean {
+    const now = performance.eventLoopUtilization();
+    const since = performance.eventLoopUtilization(now, this.utilization);
+    this.utilization = now;
+    return since.utilization >= BUSY_UTILIZATION;
+  }
+
   /** Claims what is due (up to the free capacity) and starts it; returns how many were started. */
   async tick(): Promise<number> {
     const free = this.o.maxConcurrent - this.inFlight.size;
     if (free <= 0) return 0;
     const since = Date.now();
-    const due = await claimDue<Row>(this.db, this.o.table, this.owner, free, this.leaseMs);
+    // The embedded database has one process: no other replica to leave the rows to.
+    const overdueMs = this.db.kind !== 'pglite' && this.loopBusy() ? BUSY_GRACE_POLLS * this.o.pollMs : 0;
+    const due = await claimDue<Row>(this.db, this.o.table, this.owner, free, this.leaseMs, overdueMs);
     for (const row of due) {
       const { signal } = this.hold(row.id, since);
       const run = this.run(row, true, signal)

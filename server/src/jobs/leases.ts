@@ -25,22 +25,27 @@ type RawRow<Row> = Omit<Row, 'next_runtime'> & { next_runtime: string | Date | n
 const toRow = <Row>(r: RawRow<Row>): Row =>
   ({ ...r, next_runtime: r.next_runtime ? new Date(r.next_runtime) : new Date() }) as Row;
 
-/** Claims up to `limit` due rows for this replica; a claimed row is held by its lease. */
+/**
+ * Claims up to `limit` due rows for this replica; a claimed row is held by its lease. With
+ * `overdueMs`, only rows due at least that long ago (a busy replica leaves the others the first go).
+ */
 export async function claimDue<Row extends LeasedRow>(
   db: Queryable,
   t: LeasedTable,
   owner: string,
   limit: number,
   leaseMs: number,
+  overdueMs = 0,
 ): Promise<Row[]> {
   const { rows } = await db.query<RawRow<Row>>(
     `UPDATE ${t.table} SET lease_until = now() + make_interval(secs => $3::double precision / 1000), lease_owner = $1
      WHERE id IN (
        SELECT id FROM ${t.table}
-       WHERE deleted_at IS NULL AND next_runtime <= now() AND (lease_until IS NULL OR lease_until < now())
+       WHERE deleted_at IS NULL AND next_runtime <= now() - make_interval(secs => $4::double precision / 1000)
+         AND (lease_until IS NULL OR lease_until < now())
        ORDER BY next_runtime LIMIT $2 FOR UPDATE SKIP LOCKED)
      RETURNING ${t.columns}`,
-    [owner, limit, leaseMs],
+    [owner, limit, leaseMs, overdueMs],
   );
   return rows.map((r) => toRow<Row>(r));
 }

@@ -8,6 +8,7 @@ import os from 'node:os';
 import type { Database, Queryable } from '../db/database.js';
 import { recordJob } from '../jobs/history.js';
 import { LeaseHeartbeat } from '../jobs/heartbeat.js';
+import { nextTurn } from '../jobs/slices.js';
 import { DEFAULT_BATCH, type RetentionTable } from './tables.js';
 
 export interface RetentionRunOptions {
@@ -114,7 +115,7 @@ export async function runRetention(
         break;
       }
       // Let other work (and, on the embedded database, other queries) in between batches.
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
     finished = errors.length === 0;
   } catch (e) {

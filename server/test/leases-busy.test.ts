@@ -1,0 +1,115 @@
+// A busy replica leaves due work to the others (jobs/leasedScheduler.ts), on a real database (PGlite,
+// and PostgreSQL when TEST_DATABASE_URL is set): two health engines stand for two replicas, one of
+// them told its event loop was busy. On PostgreSQL the busy one claims only canaries due for two of
+// its polls, so the idle one takes a fresh due canary; alone, the busy one still takes it after that
+// grace. On the embedded database (one process, no other replica) a busy engine claims at once.
+// The busy measure itself is the event loop's utilization: a loop held by a busy wait counts as busy,
+// one that waited on a timer does not.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDocuments } from '../src/resources/yaml.js';
+import { parseCanary } from '../src/health/canary.js';
+import { checkers } from '../src/health/checkers/index.js';
+import { HealthEngine } from '../src/health/engine.js';
+import { applyCanary } from '../src/health/store.js';
+import { BUSY_GRACE_POLLS } from '../src/jobs/leasedScheduler.js';
+import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
+import { sleep } from './helpers/processes.js';
+
+const POLL_MS = 200;
+
+/** An engine whose event loop reads as busy or idle, as the test says. */
+class Told extends HealthEngine {
+  busy = false;
+  protected override loopBusy(): boolean {
+    return this.busy;
+  }
+}
+
+/** An engine that reports what the real measure said at each look. */
+class Measured extends HealthEngine {
+  looks: boolean[] = [];
+  protected override loopBusy(): boolean {
+    const busy = super.loopBusy();
+    this.looks.push(busy);
+    return busy;
+  }
+}
+
+describe.each(databaseKinds())('a busy replica on %s', (kind) => {
+  let test: TestDatabase;
+  const engines: HealthEngine[] = [];
+
+  beforeAll(async () => {
+    test = await openTestDatabase(kind);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(engines.map((e) => e.stop()));
+    await test?.close();
+  });
+
+  const told = (busy: boolean) => {
+    const e = new Told(test.db, checkers, { pollMs: POLL_MS });
+    e.busy = busy;
+    engines.push(e);
+    return e;
+  };
+
+  /** A canary (an exec check that passes) due from now, run once an hour. */
+  async function dueCanary(name: string): Promise<string> {
+    const def = parseCanary(
+      parseDocuments(`apiVersion: canaries.flanksource.com/v1
+kind: Canary
+metadata: {name: ${name}, namespace: default}
+spec:
+  schedule: "@every 1h"
+  exec:
+    - {name: ok, script: "true"}
+`)[0]!,
+      checkers,
+    );
+    const applied = await applyCanary(test.db, def, { source: 'UI' });
+    await test.db.query(`UPDATE canaries SET next_runtime = now(), lease_until = NULL WHERE id = $1`, [applied.id]);
+    return applied.id;
+  }
+  const leaseOf = async (id: string) =>
+    (await test.db.query<{ lease_owner: string | null }>('SELECT lease_owner FROM canaries WHERE id = $1', [id]))
+      .rows[0]!.lease_owner;
+
+  it('leaves a fresh due canary to an idle replica, and takes it alone after the grace', async () => {
+    const busy = told(true);
+    const idle = told(false);
+    // (Ticks by hand: started, an engine on the embedded database drops the leases it finds.)
+    const first = await dueCanary('fresh');
+    const claimed = await busy.tick();
+    if (kind === 'pglite') {
+      expect(claimed).toBe(1);
+      expect(await leaseOf(first)).toBe(busy.owner);
+      return;
+    }
+    expect(claimed).toBe(0);
+    expect(await idle.tick()).toBe(1);
+    expect(await leaseOf(first)).toBe(idle.owner);
+
+    // Alone: a canary due for less than the grace stays, once past it the busy replica runs it.
+    const second = await dueCanary('alone');
+    expect(await busy.tick()).toBe(0);
+    await sleep(BUSY_GRACE_POLLS * POLL_MS + 100);
+    expect(await busy.tick()).toBe(1);
+    expect(await leaseOf(second)).toBe(busy.owner);
+  }, 60_000);
+
+  it('counts a loop held by work as busy, and one waiting on a timer as idle', async () => {
+    const e = new Measured(test.db, checkers, { pollMs: POLL_MS });
+    engines.push(e);
+    await e.tick(); // the first look: from the engine's creation
+    e.looks.length = 0;
+    await sleep(300);
+    await e.tick();
+    for (const end = performance.now() + 300; performance.now() < end;);
+    await e.tick();
+    if (kind === 'pglite')
+      expect(e.looks).toEqual([]); // not asked: no other replica to leave work to
+    else expect(e.looks).toEqual([false, true]);
+  }, 60_000);
+});
