@@ -19,7 +19,10 @@
 // PostgreSQL compete for the same two CPUs), --cpu-period-ms 100 (the quota's CFS period: a replica
 // that spent its quota waits for the next period, so a shorter one makes a shorter wait),
 // --cpu-profile DIR (each server under `node --cpu-prof`, its profile in DIR; printed after each run:
-// the longest stretches its thread was busy without a break, when, and what was on the stack).
+// the longest stretches its thread was busy without a break, when, and what was on the stack),
+// --spread-s 60 (the canaries' first runs at random over this many seconds, so their phases over the
+// period: a fleet in steady state; 30 is how applyCanary spreads canaries applied at once, a burst
+// every minute at twice the average load).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -72,6 +75,8 @@ const perReplica = flags['per-replica'] !== undefined;
 const cpuLimit = flags['cpu-limit'] === undefined ? undefined : numberFlag(flags, 'cpu-limit', 1);
 /** The quota's period (CFS): a process that spent its quota waits for the next period. */
 const cpuPeriodMs = numberFlag(flags, 'cpu-period-ms', 100);
+/** The canaries' first runs are spread at random over this many seconds (default: the period). */
+const spreadS = numberFlag(flags, 'spread-s', PERIOD_MS / 1000);
 /** Each server's CPU profile goes to DIR/<replicas>-replicas-<checks>/, summarised after its run. */
 const cpuProfileDir = flags['cpu-profile'] === undefined ? undefined : String(flags['cpu-profile']);
 
@@ -182,9 +187,13 @@ async function run(replicas: number, checks: number): Promise<Run> {
       await migrate(db);
       await db.exec(PLANNED_SQL);
       const canaries = await applyCanaries(db, checks, target.url, perCanary);
-      // First runs spread over the first 30 s, starting 2 s from now (as applyCanary's firstRun does).
+      // First runs at random over --spread-s, starting 2 s from now: the phases of a fleet in steady
+      // state (canaries applied over time) over the whole period by default; 30 s is what applyCanary's
+      // firstRun does for canaries applied together.
       await db.query(
-        `UPDATE canaries SET next_runtime = now() + interval '2 seconds' + random() * interval '30 seconds' WHERE deleted_at IS NULL`,
+        `UPDATE canaries SET next_runtime = now() + interval '2 seconds' + random() * make_interval(secs => $1)
+         WHERE deleted_at IS NULL`,
+        [spreadS],
       );
       log(`  ${canaries} canaries × ${Math.min(perCanary, checks)} checks applied`);
     } finally {
@@ -278,7 +287,7 @@ async function main() {
   log(
     `Health engine with ${replicaCounts.join(' and ')} replica(s) on one PostgreSQL (${os.cpus().length} CPUs, ` +
       `load average ${loadavg()} now): loads ${levels.join(', ')} checks/min${perReplica ? ' per replica' : ''} (@every ${PERIOD_MS / 1000} s), ` +
-      `${minutes} min measured after ${warmupS} s of warm-up` +
+      `first runs spread over ${spreadS} s, ${minutes} min measured after ${warmupS} s of warm-up` +
       (cpuLimit === undefined
         ? ''
         : `, each replica limited to ${cpuLimit} CPU (cgroup quota, period ${cpuPeriodMs} ms)`) +

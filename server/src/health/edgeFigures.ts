@@ -83,6 +83,7 @@ export async function edgeFigures(
   start: Date,
   end: Date,
   clock?: EdgeClock,
+  slices = new Slices(),
 ): Promise<RangeFigures | undefined> {
   const c = clock ?? (await edgeClock(db));
   const now = Date.now();
@@ -97,7 +98,7 @@ export async function edgeFigures(
     endAt === null
       ? Promise.resolve({ ids: [], b: Buffer.alloc(0) })
       : readRangePacked(db, new Date(endAt), date(startAt), open ? null : new Date(c.builtTo), date(hourAt)),
-    readRecentPacked(db, new Date(c.builtTo), open ? end : new Date(c.builtTo - 1)),
+    readRecentPacked(db, new Date(c.builtTo), open ? end : new Date(c.builtTo - 1), slices),
   ]);
   const endMs = end.getTime();
   const out: RangeFigures = {
@@ -134,7 +135,6 @@ export async function edgeFigures(
     out.p99.push(orNull(q[2]!));
     out.rolling1h.push(n > 0 ? Math.round(sum / n) : null);
   };
-  const slices = new Slices();
   let p = 0;
   for (const id of ids) {
     if (slices.due()) await slices.pause();

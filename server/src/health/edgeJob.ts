@@ -98,6 +98,8 @@ export async function buildSketchEdges(db: Database, retentionDays = 730, leaseM
     );
   try {
     const cut = await takeCut(db);
+    // No deadline: its loops give way to the checks under way (jobs/slices.ts).
+    const slices = new Slices({ background: true });
     const result = await db.transaction(async (tx) => {
       // Locked until the run commits; unchanged since the claim unless another replica ran the job
       // in between (then this run's cut may be older than that one's: it stops).
@@ -105,7 +107,7 @@ export async function buildSketchEdges(db: Database, retentionDays = 730, leaseM
       const now = rows[0]!;
       const at = (t: string | null) => (t === null ? null : new Date(t).getTime());
       if (now.seq !== state.seq || at(now.built_to) !== at(state.built_to)) return NOT_RUN;
-      return buildOnce(tx, state, cut, retentionDays);
+      return buildOnce(tx, state, cut, retentionDays, slices);
     });
     // In job history when it wrote something: not every minute of a database without checks.
     if (result.rows > 0 || result.late > 0) await record('SUCCESS', result.rows, result);
@@ -153,6 +155,7 @@ async function buildOnce(
   state: State,
   cut: { seq: string; now: number },
   retentionDays: number,
+  slices: Slices,
 ): Promise<EdgeJobResult> {
   const result: EdgeJobResult = { ran: true, points: 0, late: 0, rows: 0, pruned: 0 };
   let builtTo = state.built_to ? new Date(state.built_to).getTime() : null;
@@ -160,16 +163,15 @@ async function buildOnce(
   let current: Map<string, EdgeState>;
   let from: number;
   if (builtTo === null) {
-    ({ current, from, origin } = await history(tx, cut, result));
+    ({ current, from, origin } = await history(tx, cut, result, slices));
   } else {
-    result.late = await foldLate(tx, state.seq, cut.seq, builtTo, result);
+    result.late = await foldLate(tx, state.seq, cut.seq, builtTo, result, slices);
     from = builtTo;
-    current = await readEdges(tx, new Date(builtTo));
+    current = await readEdges(tx, new Date(builtTo), slices);
   }
   // Each due grid point: the edges before it plus the runs in between (up to the cut).
   const due = gridPoints(from, cut.now, cut.now);
   if (builtTo === null && !due.length) due.push(Math.floor(cut.now / EDGE_STEP_MS) * EDGE_STEP_MS);
-  const slices = new Slices();
   let prev = from;
   for (const point of due) {
     // In slices of at most RAW_SLICE_MS, so a first run over days of raw runs holds one slice at a time.
@@ -186,7 +188,7 @@ async function buildOnce(
         addRun(e, r.status, r.duration, new Date(r.time).getTime());
       }
     }
-    result.rows += await writeEdges(tx, point, current);
+    result.rows += await writeEdges(tx, point, current, slices);
     result.points++;
     prev = point;
     builtTo = point;
@@ -210,6 +212,7 @@ async function history(
   tx: Queryable,
   cut: { seq: string; now: number },
   result: EdgeJobResult,
+  slices: Slices,
 ): Promise<{ current: Map<string, EdgeState>; from: number; origin: number | null }> {
   const { rows } = await tx.query<{ raw: string | null; hourly: string | null; mark: string | null }>(
     `SELECT (SELECT min(time) FROM check_statuses WHERE change_seq <= $1::bigint) AS raw,
@@ -251,7 +254,6 @@ async function history(
         [new Date(at)],
       )
       .then((r) => r.rows);
-  const slices = new Slices();
   const fold = async (rows: Rolled[]) => {
     for (const r of rows) {
       if (slices.due()) await slices.pause();
@@ -281,7 +283,7 @@ async function history(
         await fold(days);
         h = dayEnd;
         if (edgeKept(h, cut.now)) {
-          result.rows += await writeEdges(tx, h, current);
+          result.rows += await writeEdges(tx, h, current, slices);
           result.points++;
         }
         continue;
@@ -290,7 +292,7 @@ async function history(
     await fold(await read('check_statuses_1h', h));
     h += HOUR;
     if (h <= until && edgeKept(h, cut.now)) {
-      result.rows += await writeEdges(tx, h, current);
+      result.rows += await writeEdges(tx, h, current, slices);
       result.points++;
     }
   }
@@ -308,6 +310,7 @@ async function foldLate(
   cutSeq: string,
   builtTo: number,
   result: EdgeJobResult,
+  slices: Slices,
 ): Promise<number> {
   const { rows } = await tx.query<Run>(
     `SELECT check_id, time, status, duration FROM check_statuses
@@ -338,7 +341,7 @@ async function foldLate(
     }
     const ran = new Set(before.map((r) => r.check_id));
     const touched = new Map([...edges].filter(([id]) => ran.has(id)));
-    result.rows += await writeEdges(tx, at, touched);
+    result.rows += await writeEdges(tx, at, touched, slices);
   }
   return rows.length;
 }

@@ -25,7 +25,7 @@ const int8 = (b: Buffer, p: number) => b.readInt32BE(p) * 4294967296 + b.readUIn
 const msSql = (col: string) => `int8send(coalesce(floor(extract(epoch FROM ${col}) * 1000)::int8, -1))`;
 
 /** The edges at one instant, with their sketches decoded (the job adds the runs since to them). */
-export async function readEdgesPacked(db: Queryable, at: Date): Promise<Map<string, EdgeState>> {
+export async function readEdgesPacked(db: Queryable, at: Date, slices = new Slices()): Promise<Map<string, EdgeState>> {
   const { rows } = await db.query<{ b: unknown }>(
     `SELECT encode(string_agg(uuid_send(check_id) || int8send(total) || int8send(passed) || int8send(failed)
        || int8send(duration_sum) || ${msSql('last_pass')} || ${msSql('last_fail')}
@@ -35,7 +35,6 @@ export async function readEdgesPacked(db: Queryable, at: Date): Promise<Map<stri
   );
   const b = bytesOf(rows[0]?.b);
   const out = new Map<string, EdgeState>();
-  const slices = new Slices();
   let p = 0;
   while (p < b.length) {
     if (slices.due()) await slices.pause();
@@ -71,7 +70,12 @@ export interface RecentRuns {
 }
 
 /** The runs timed at or after `from`, per check, those after `end` counted only in n and durationSum. */
-export async function readRecentPacked(db: Queryable, from: Date, end: Date): Promise<Map<string, RecentRuns>> {
+export async function readRecentPacked(
+  db: Queryable,
+  from: Date,
+  end: Date,
+  slices = new Slices(),
+): Promise<Map<string, RecentRuns>> {
   const upTo = `time <= $2`;
   const { rows } = await db.query<{ ids: unknown; b: unknown }>(
     `SELECT string_agg(id, ',') AS ids, encode(string_agg(x, ''::bytea), 'base64') AS b FROM (
@@ -86,7 +90,6 @@ export async function readRecentPacked(db: Queryable, from: Date, end: Date): Pr
   const ids = idsOf(rows[0]?.ids);
   const b = bytesOf(rows[0]?.b);
   const out = new Map<string, RecentRuns>();
-  const slices = new Slices();
   let p = 0;
   for (const id of ids) {
     if (slices.due()) await slices.pause();

@@ -122,15 +122,20 @@ export function addRun(e: EdgeState, status: boolean, duration: number, time: nu
 export const EDGE_COLUMNS = 'check_id, total, passed, failed, duration_sum, last_pass, last_fail';
 
 /** Reads the edges at one instant, their sketches decoded (packed into one buffer, edgeWire.ts). */
-export const readEdges = (db: Queryable, at: Date): Promise<Map<string, EdgeState>> => readEdgesPacked(db, at);
+export const readEdges = (db: Queryable, at: Date, slices?: Slices): Promise<Map<string, EdgeState>> =>
+  readEdgesPacked(db, at, slices);
 
 const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
 
 /** Writes (or replaces) the edges of some checks at one instant. */
-export async function writeEdges(tx: Queryable, at: number, edges: Map<string, EdgeState>): Promise<number> {
+export async function writeEdges(
+  tx: Queryable,
+  at: number,
+  edges: Map<string, EdgeState>,
+  slices = new Slices(),
+): Promise<number> {
   const ids: string[] = [];
   const cols: Array<Array<number | string | null>> = [[], [], [], [], [], [], []];
-  const slices = new Slices();
   for (const [id, e] of edges) {
     if (e.total === 0) continue;
     if (slices.due()) await slices.pause();

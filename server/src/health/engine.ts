@@ -12,6 +12,7 @@ import { SummaryRefresher } from './summary.js';
 import { SummaryViews } from './summaryViews.js';
 import { afterEdit, CANARY_TABLE, healthEdits, planChecks, recordJob, type DueCanary } from './store.js';
 import { ResultBatcher } from './resultBatcher.js';
+import { beginForeground } from '../jobs/slices.js';
 
 export interface HealthEngineOptions {
   /**
@@ -99,9 +100,13 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
     await this.summaryViews.close();
   }
 
-  /** One run of a canary leased by this replica: every check, then the next run planned. */
+  /**
+   * One run of a canary leased by this replica: every check, then the next run planned. Foreground
+   * work: background loops (the edge job, summary refreshes) give way to it (jobs/slices.ts).
+   */
   run(canary: DueCanary, scheduled: boolean, signal: AbortSignal): Promise<void> {
-    return this.runCanary(canary, scheduled, signal);
+    const end = beginForeground();
+    return this.runCanary(canary, scheduled, signal).finally(end);
   }
 
   private async checksOf(canaryId: string): Promise<CheckRow[]> {

@@ -8,6 +8,7 @@ import { logger } from '../log.js';
 import { parseDuration } from '../connections/duration.js';
 import { liveStatsFor, statsFor } from './summaryStats.js';
 import { edgeFigures, type RangeFigures } from './edgeFigures.js';
+import { Slices } from '../jobs/slices.js';
 
 const log = logger('health');
 
@@ -210,7 +211,8 @@ export async function refreshSummary(
     const start = new Date(end.getTime() - range.ms);
     await tx.query(`DELETE FROM check_summaries WHERE range_key = $1`, [range.key]);
     // From the edges (two rows per check) when they are built, else from statuses and roll-ups.
-    const figures = await edgeFigures(tx, start, end);
+    // No deadline: its loops give way to the checks under way (jobs/slices.ts).
+    const figures = await edgeFigures(tx, start, end, undefined, new Slices({ background: true }));
     const insert = (
       key: string,
     ) => `INSERT INTO check_summaries (range_key, check_id, passed, failed, last_pass, last_fail, p95, p97, p99, rolling1h)
