@@ -98,8 +98,10 @@ export async function buildSketchEdges(db: Database, retentionDays = 730, leaseM
     );
   try {
     const cut = await takeCut(db);
-    // No deadline: its loops give way to the checks under way (jobs/slices.ts).
-    const slices = new Slices({ background: true });
+    // No deadline: its loops give way to the checks under way (jobs/slices.ts), except on the first
+    // run, a build of the whole history that would take many times as long waiting for them (its
+    // slices still let them in).
+    const slices = new Slices({ background: state.built_to !== null });
     const result = await db.transaction(async (tx) => {
       // Locked until the run commits; unchanged since the claim unless another replica ran the job
       // in between (then this run's cut may be older than that one's: it stops).

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { beginForeground, foregroundWork, Slices } from './slices.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const spin = (ms: number) => {
   for (const end = performance.now() + ms; performance.now() < end;);
 };
