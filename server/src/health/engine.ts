@@ -69,7 +69,8 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
   ) {
     super(
       db,
-      { name: 'health', rowLabel: 'canary', table: CANARY_TABLE },
+      // A replica that is busy leaves due canaries to idle ones for two polls (leasedScheduler.ts).
+      { name: 'health', rowLabel: 'canary', table: CANARY_TABLE, busyGracePolls: 2 },
       {
         pollMs: options.pollMs,
         maxConcurrent: options.maxConcurrentCanaries,

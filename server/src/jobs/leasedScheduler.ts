@@ -6,10 +6,11 @@
 // the lease is lost, and the run then stops without recording. The SQL half is in leases.ts.
 //
 // Several replicas share the due rows by claiming them (FOR UPDATE SKIP LOCKED), the first to look
-// takes them. A replica whose event loop was busy since its last look (a long background job, more
-// runs than its CPU keeps up with) leaves the others the first go: it claims only rows due for
-// BUSY_GRACE_POLLS of its polls, which an idle replica would have taken by then. Alone on its
-// database it takes them after that grace; on the embedded database (one process) at once.
+// takes them. With `busyGracePolls` (the health engine: a run's lateness is what it is judged by), a
+// replica whose event loop was busy since its last look (a long background job, more runs than its
+// CPU keeps up with) leaves the others the first go: it claims only rows due for that many of its
+// polls, which an idle replica would have taken by then. Alone on its database it takes them after
+// that grace; on the embedded database (one process) at once.
 import os from 'node:os';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { Database } from '../db/database.js';
@@ -21,8 +22,6 @@ const log = logger('scheduler');
 
 /** The event loop's share of busy time since the last look at which a replica counts as busy. */
 export const BUSY_UTILIZATION = 0.8;
-/** How many polls a busy replica leaves a due row to the others. */
-export const BUSY_GRACE_POLLS = 2;
 
 /** What callers may set; each engine has its own defaults. */
 export interface SchedulingOptions {
@@ -45,6 +44,8 @@ export interface ScheduledJob {
   /** What one row is called in logs: `${rowLabel} namespace/name: …`. */
   rowLabel: string;
   table: LeasedTable;
+  /** How many polls a busy replica leaves a due row to the other replicas (0 or none: never). */
+  busyGracePolls?: number;
   /** A pass repeated every `everyMs` (0: none) while started; counted as in flight. */
   periodic?: { everyMs: number; pass: () => Promise<unknown>; label: string };
 }
@@ -144,11 +145,13 @@ export abstract class LeasedScheduler<Row extends LeasedRow, Result> {
 
   /**
    * Whether this process's event loop was busy for BUSY_UTILIZATION of the time since the last
-   * look (its utilization: the share of the time it was not waiting for I/O or timers).
+   * look (its utilization: the share of the time it was not waiting for I/O or timers). A look
+   * less than a poll after the last one (a tick right after start) says nothing yet: not busy.
    */
   protected loopBusy(): boolean {
     const now = performance.eventLoopUtilization();
     const since = performance.eventLoopUtilization(now, this.utilization);
+    if (since.idle + since.active < this.o.pollMs) return false;
     this.utilization = now;
     return since.utilization >= BUSY_UTILIZATION;
   }
@@ -159,7 +162,8 @@ export abstract class LeasedScheduler<Row extends LeasedRow, Result> {
     if (free <= 0) return 0;
     const since = Date.now();
     // The embedded database has one process: no other replica to leave the rows to.
-    const overdueMs = this.db.kind !== 'pglite' && this.loopBusy() ? BUSY_GRACE_POLLS * this.o.pollMs : 0;
+    const grace = this.o.busyGracePolls ?? 0;
+    const overdueMs = grace > 0 && this.db.kind !== 'pglite' && this.loopBusy() ? grace * this.o.pollMs : 0;
     const due = await claimDue<Row>(this.db, this.o.table, this.owner, free, this.leaseMs, overdueMs);
     for (const row of due) {
       const { signal } = this.hold(row.id, since);
