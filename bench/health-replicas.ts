@@ -195,6 +195,12 @@ async function run(replicas: number, checks: number): Promise<Run> {
          WHERE deleted_at IS NULL`,
         [spreadS],
       );
+      // The planned times start here: the times applyCanary planned are no run's (a gap of more than
+      // a period between one of them and the time above would count as a skipped run).
+      await db.query(
+        `TRUNCATE bench_planned;
+         INSERT INTO bench_planned (canary_id, planned) SELECT id, next_runtime FROM canaries WHERE deleted_at IS NULL`,
+      );
       log(`  ${canaries} canaries × ${Math.min(perCanary, checks)} checks applied`);
     } finally {
       await db.close();
