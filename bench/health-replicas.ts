@@ -207,12 +207,12 @@ async function run(replicas: number, checks: number): Promise<Run> {
     }
     // The first replica is started alone (it would apply migrations if any were missing), the others together.
     const env = { DATABASE_URL: databaseUrl(DB), DATABASE_POOL_SIZE: String(pool) };
+    // Each server's profile is written when it exits (summarised below).
+    const profileDir = cpuProfileDir && path.resolve(cpuProfileDir, `${replicas}-replicas-${checks}`);
     const nodeArgs: string[] = [];
-    if (cpuProfileDir) {
-      // Written by each server when it exits (summarised below).
-      const dir = path.resolve(cpuProfileDir, `${replicas}-replicas-${checks}`);
-      fs.mkdirSync(dir, { recursive: true });
-      nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${dir}`);
+    if (profileDir) {
+      fs.mkdirSync(profileDir, { recursive: true });
+      nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
     }
     servers.push((await startServer(env, nodeArgs)).child);
     servers.push(
@@ -243,10 +243,10 @@ async function run(replicas: number, checks: number): Promise<Run> {
     }
     const stopAt = Date.now();
     await Promise.all(servers.map((s) => s.stop(60_000)));
-    if (cpuProfileDir) {
-      const dir = path.resolve(cpuProfileDir, `${replicas}-replicas-${checks}`);
-      for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) {
-        longestStretches(path.join(dir, f), log, { endedAt: fs.statSync(path.join(dir, f)).mtimeMs });
+    if (profileDir) {
+      for (const f of fs.readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'))) {
+        const file = path.join(profileDir, f);
+        longestStretches(file, log, { endedAt: fs.statSync(file).mtimeMs });
       }
     }
     const db2 = await openPostgres(databaseUrl(DB), 2);

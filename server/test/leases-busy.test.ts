@@ -6,11 +6,9 @@
 // The busy measure itself is the event loop's utilization: a loop held by a busy wait counts as busy,
 // one that waited on a timer does not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDocuments } from '../src/resources/yaml.js';
-import { parseCanary } from '../src/health/canary.js';
 import { checkers } from '../src/health/checkers/index.js';
 import { HealthEngine } from '../src/health/engine.js';
-import { applyCanary } from '../src/health/store.js';
+import { applyDueCanary, leaseOwnerOf } from './helpers/canaries.js';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
 import { sleep } from './helpers/processes.js';
 
@@ -55,25 +53,9 @@ describe.each(databaseKinds())('a busy replica on %s', (kind) => {
   };
 
   /** A canary (an exec check that passes) due from now, run once an hour. */
-  async function dueCanary(name: string): Promise<string> {
-    const def = parseCanary(
-      parseDocuments(`apiVersion: canaries.flanksource.com/v1
-kind: Canary
-metadata: {name: ${name}, namespace: default}
-spec:
-  schedule: "@every 1h"
-  exec:
-    - {name: ok, script: "true"}
-`)[0]!,
-      checkers,
-    );
-    const applied = await applyCanary(test.db, def, { source: 'UI' });
-    await test.db.query(`UPDATE canaries SET next_runtime = now(), lease_until = NULL WHERE id = $1`, [applied.id]);
-    return applied.id;
-  }
-  const leaseOf = async (id: string) =>
-    (await test.db.query<{ lease_owner: string | null }>('SELECT lease_owner FROM canaries WHERE id = $1', [id]))
-      .rows[0]!.lease_owner;
+  const dueCanary = async (name: string) =>
+    (await applyDueCanary(test.db, name, `  exec:\n    - {name: ok, script: "true"}`, 0)).id;
+  const leaseOf = (id: string) => leaseOwnerOf(test.db, id);
 
   it('leaves a fresh due canary to an idle replica, and takes it alone after the grace', async () => {
     const busy = told(true);

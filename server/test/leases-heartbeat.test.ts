@@ -7,12 +7,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDocuments } from '../src/resources/yaml.js';
-import { parseCanary } from '../src/health/canary.js';
 import { checkers } from '../src/health/checkers/index.js';
 import { HealthEngine } from '../src/health/engine.js';
-import { applyCanary } from '../src/health/store.js';
 import { LeaseHeartbeat } from '../src/jobs/heartbeat.js';
+import { applyDueCanary, leaseOwnerOf } from './helpers/canaries.js';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
 import { sleep, until } from './helpers/processes.js';
 
@@ -48,20 +46,7 @@ describe.each(databaseKinds())('the lease heartbeat on %s', (kind) => {
   /** A canary of `checks` HTTP checks on `path`, due now, run once an hour. */
   async function canary(name: string, path: string, checks = 1): Promise<{ id: string; checkIds: string[] }> {
     const entries = Array.from({ length: checks }, (_, i) => `    - {name: c${i}, url: "${url}${path}/${i}"}`);
-    const def = parseCanary(
-      parseDocuments(`apiVersion: canaries.flanksource.com/v1
-kind: Canary
-metadata: {name: ${name}, namespace: default}
-spec:
-  schedule: "@every 1h"
-  http:
-${entries.join('\n')}
-`)[0]!,
-      checkers,
-    );
-    const applied = await applyCanary(test.db, def, { source: 'UI' });
-    await test.db.query(`UPDATE canaries SET next_runtime = now() - interval '1 second' WHERE id = $1`, [applied.id]);
-    return { id: applied.id, checkIds: applied.checks.map((c) => c.id) };
+    return applyDueCanary(test.db, name, `  http:\n${entries.join('\n')}`);
   }
 
   const engine = (leases: LeaseHeartbeat) => {
@@ -70,9 +55,7 @@ ${entries.join('\n')}
     return e;
   };
   const requests = (path: string) => [...held].filter(([p]) => p.startsWith(path)).flatMap(([, list]) => list);
-  const leaseOf = async (id: string) =>
-    (await test.db.query<{ lease_owner: string | null }>('SELECT lease_owner FROM canaries WHERE id = $1', [id]))
-      .rows[0]!.lease_owner;
+  const leaseOf = (id: string) => leaseOwnerOf(test.db, id);
   const results = async (checkId: string) =>
     Number(
       (await test.db.query<{ n: string }>('SELECT count(*) AS n FROM check_statuses WHERE check_id = $1', [checkId]))
