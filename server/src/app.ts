@@ -34,6 +34,7 @@ import { Metrics } from './metrics/registry.js';
 import type { Lifecycle } from './metrics/routes.js';
 import { releaseLeases, within } from './shutdown.js';
 import { LeaseHeartbeat } from './jobs/heartbeat.js';
+import { ReplicaPresence } from './jobs/replicas.js';
 
 export interface AppContext {
   config: Config;
@@ -50,6 +51,8 @@ export interface AppContext {
   catalog: CatalogEngine;
   /** Renews every lease this replica holds, in one statement per LEASE_HEARTBEAT_MS (jobs/heartbeat.ts). */
   leases: LeaseHeartbeat;
+  /** This replica's row in `replicas`, kept while its engines run (jobs/replicas.ts). */
+  replicas: ReplicaPresence;
   /** The event queue's consumers (notifications, playbook triggers) register here; started with the engines. */
   events: EventRouter;
   version: string;
@@ -109,6 +112,7 @@ export async function createContext(options: StartOptions = {}): Promise<AppCont
   try {
     await migrate(db);
     const leases = new LeaseHeartbeat(db, { leaseMs: config.leaseMs, everyMs: config.leaseHeartbeatMs });
+    const replicas = new ReplicaPresence(db, { everyMs: leases.everyMs, version: VERSION, mode: config.mode });
     const ctx: AppContext = {
       config,
       db,
@@ -116,10 +120,11 @@ export async function createContext(options: StartOptions = {}): Promise<AppCont
       schema: await introspect(db),
       identity: await createIdentity(config, db),
       secrets: new SecretBox(config.encryptionKey ?? (await serverSecret(db, 'encryption_key'))),
-      health: new HealthEngine(db, checkers, { leases }),
+      health: new HealthEngine(db, checkers, { leases, replicas }),
       topology: new TopologyEngine(db, checkers, { leases }),
       catalog: new CatalogEngine(db, scrapers, { leases }),
       leases,
+      replicas,
       // PGlite: one connection, and a batch's transaction holds it; small batches let delivery in between.
       events: new EventRouter(db, { batchSize: db.kind === 'pglite' ? 25 : 50 }),
       version: VERSION,
@@ -151,6 +156,8 @@ const ROLLUP_EVERY_MS = 5 * 60_000;
 /** Starts the background engines when configured; returns how to stop them (by a deadline, ms since epoch). */
 async function startEngines(ctx: AppContext): Promise<(deadline?: number) => Promise<void>> {
   if (!ctx.config.engines) return async () => undefined;
+  // Seen by the other replicas before this one claims anything (a failure here is logged, not fatal).
+  await ctx.replicas.start();
   // (Each engine drops the leases a previous process left in an embedded database when it starts.)
   ctx.health.start();
   // OPSDECK_MODE=health: only the health engine (and the notifications of its checks) run.
@@ -211,13 +218,16 @@ async function startEngines(ctx: AppContext): Promise<(deadline?: number) => Pro
       playbooks.stop({ release: true }),
       delivery.stop(),
     ]);
-    if (await within(stopped, deadline)) return;
-    // Not done in time: what this replica still holds goes to the others at their next poll.
-    const owners = [ctx.health.owner, ctx.topology.owner, ctx.catalog.owner];
-    await releaseLeases(ctx.db, { schedulers: owners, notifications: delivery.owner }).catch(() => undefined);
-    await playbooks.releaseAll().catch(() => undefined);
-    // What was handed back is no longer ours to renew.
-    ctx.leases.close();
+    if (!(await within(stopped, deadline))) {
+      // Not done in time: what this replica still holds goes to the others at their next poll.
+      const owners = [ctx.health.owner, ctx.topology.owner, ctx.catalog.owner];
+      await releaseLeases(ctx.db, { schedulers: owners, notifications: delivery.owner }).catch(() => undefined);
+      await playbooks.releaseAll().catch(() => undefined);
+      // What was handed back is no longer ours to renew.
+      ctx.leases.close();
+    }
+    // The other replicas stop counting this one.
+    await within(ctx.replicas.stop(), deadline);
   };
 }
 

@@ -1,13 +1,16 @@
 // A busy replica leaves due work to the others (jobs/leasedScheduler.ts), on a real database (PGlite,
 // and PostgreSQL when TEST_DATABASE_URL is set): two health engines stand for two replicas, one of
 // them told its event loop was busy. On PostgreSQL the busy one claims only canaries due for two of
-// its polls, so the idle one takes a fresh due canary; alone, the busy one still takes it after that
-// grace. On the embedded database (one process, no other replica) a busy engine claims at once.
+// its polls, so the idle one takes a fresh due canary; with no replica presence to ask, alone, the
+// busy one takes it after that grace. With presences (jobs/replicas.ts), the grace holds while
+// another replica is alive and not once it is gone. On the embedded database (one process, no other
+// replica) a busy engine claims at once.
 // The busy measure itself is the event loop's utilization: a loop held by a busy wait counts as busy,
 // one that waited on a timer does not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkers } from '../src/health/checkers/index.js';
-import { HealthEngine } from '../src/health/engine.js';
+import { HealthEngine, type HealthEngineOptions } from '../src/health/engine.js';
+import { ReplicaPresence } from '../src/jobs/replicas.js';
 import { applyDueCanary, leaseOwnerOf } from './helpers/canaries.js';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
 import { sleep } from './helpers/processes.js';
@@ -45,8 +48,8 @@ describe.each(databaseKinds())('a busy replica on %s', (kind) => {
     await test?.close();
   });
 
-  const told = (busy: boolean) => {
-    const e = new Told(test.db, checkers, { pollMs: POLL_MS });
+  const told = (busy: boolean, options: HealthEngineOptions = {}) => {
+    const e = new Told(test.db, checkers, { pollMs: POLL_MS, ...options });
     e.busy = busy;
     engines.push(e);
     return e;
@@ -78,6 +81,31 @@ describe.each(databaseKinds())('a busy replica on %s', (kind) => {
     await sleep(2 * POLL_MS + 100); // the health engine's grace: two polls
     expect(await busy.tick()).toBe(1);
     expect(await leaseOf(second)).toBe(busy.owner);
+  }, 60_000);
+
+  it('leaves due canaries to the others only while another replica is alive', async () => {
+    const mine = new ReplicaPresence(test.db, { everyMs: 60_000, version: 'test', mode: 'full' });
+    const other = new ReplicaPresence(test.db, { everyMs: 60_000, version: 'test', mode: 'full' });
+    try {
+      await other.start();
+      await mine.start();
+      const busy = told(true, { replicas: mine });
+      const withOther = await dueCanary('with-other');
+      if (kind === 'pglite') {
+        expect(await busy.tick()).toBe(1);
+        return;
+      }
+      expect(await busy.tick()).toBe(0);
+      expect(await leaseOf(withOther)).toBeNull();
+      // The other replica stops: alone now, the busy replica claims what is due at once.
+      await other.stop();
+      await mine.beat();
+      expect(mine.others).toBe(false);
+      expect(await busy.tick()).toBeGreaterThanOrEqual(1);
+      expect(await leaseOf(withOther)).toBe(busy.owner);
+    } finally {
+      await Promise.all([mine.stop(), other.stop()]);
+    }
   }, 60_000);
 
   it('counts a loop held by work as busy, and one waiting on a timer as idle', async () => {

@@ -122,6 +122,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('three replicas on one PostgreSQ
       );
       const windowStart = Date.now();
       const statusesBefore = await statusCounts();
+      // Each engine replica keeps a row alive in `replicas`; the API-only one has none.
+      const { rows: alive } = await client.query<{ pid: number }>(
+        'SELECT pid FROM replicas WHERE alive_until > now() ORDER BY pid',
+      );
+      expect(alive.map((r) => r.pid)).toEqual([a, victim, c].map((s) => s.child.pid).sort((x, y) => x! - y!));
 
       // Events arrive all through the window (300, one per check), as the engines' own would.
       let queued = 0;

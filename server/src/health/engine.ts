@@ -13,6 +13,7 @@ import { SummaryViews } from './summaryViews.js';
 import { afterEdit, CANARY_TABLE, healthEdits, planChecks, recordJob, type DueCanary } from './store.js';
 import { ResultBatcher } from './resultBatcher.js';
 import { beginForeground } from '../jobs/slices.js';
+import type { ReplicaPresence } from '../jobs/replicas.js';
 
 export interface HealthEngineOptions {
   /**
@@ -28,6 +29,8 @@ export interface HealthEngineOptions {
   leaseMs?: number;
   /** The replica's lease heartbeat (one for all engines); without it the engine keeps its own. */
   leases?: LeaseHeartbeat;
+  /** The replica's presence: a busy replica leaves due canaries to the others only when there are others. */
+  replicas?: Pick<ReplicaPresence, 'others'>;
 }
 
 export interface CheckRunResult {
@@ -76,6 +79,7 @@ export class HealthEngine extends LeasedScheduler<DueCanary, void> {
         maxConcurrent: options.maxConcurrentCanaries,
         leaseMs: options.leaseMs,
         leases: options.leases,
+        replicas: options.replicas,
       },
       { pollMs: 250, maxConcurrent: 32 },
     );

@@ -9,14 +9,16 @@
 // takes them. With `busyGracePolls` (the health engine: a run's lateness is what it is judged by), a
 // replica whose event loop was busy since its last look (a long background job, more runs than its
 // CPU keeps up with) leaves the others the first go: it claims only rows due for that many of its
-// polls, which an idle replica would have taken by then. Alone on its database it takes them after
-// that grace; on the embedded database (one process) at once.
+// polls, which an idle replica would have taken by then. Alone on its database (no other replica
+// alive in `replicas`, jobs/replicas.ts) or on the embedded database (one process) it takes them at
+// once; without a replica presence to ask, it assumes others and takes them after the grace.
 import os from 'node:os';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { Database } from '../db/database.js';
 import { claimDue, finishRun, releaseAllLeases, tryLease, type LeasedRow, type LeasedTable } from './leases.js';
 import { logger } from '../log.js';
 import { LeaseHeartbeat, type HeldLease } from './heartbeat.js';
+import type { ReplicaPresence } from './replicas.js';
 
 const log = logger('scheduler');
 
@@ -36,6 +38,8 @@ export interface SchedulingOptions {
   leaseMs?: number;
   /** The replica's lease heartbeat (one for all engines); without it the scheduler keeps its own. */
   leases?: LeaseHeartbeat;
+  /** Whether other replicas run on the database (the busy grace is for them); unknown without it. */
+  replicas?: Pick<ReplicaPresence, 'others'>;
 }
 
 export interface ScheduledJob {
@@ -57,7 +61,8 @@ export abstract class LeasedScheduler<Row extends LeasedRow, Result> {
   private inFlight = new Set<Promise<unknown>>();
   private stopping = false;
 
-  private readonly o: ScheduledJob & Required<Omit<SchedulingOptions, 'leases' | 'leaseMs'>>;
+  private readonly o: ScheduledJob & Required<Omit<SchedulingOptions, 'leases' | 'leaseMs' | 'replicas'>>;
+  private readonly replicas: Pick<ReplicaPresence, 'others'> | undefined;
   /** Renews the leases of the runs under way. */
   protected readonly leases: LeaseHeartbeat;
   /** The leases of the runs under way, by row id. */
@@ -69,7 +74,7 @@ export abstract class LeasedScheduler<Row extends LeasedRow, Result> {
     protected readonly db: Database,
     job: ScheduledJob,
     options: SchedulingOptions,
-    defaults: Required<Omit<SchedulingOptions, 'leases' | 'leaseMs'>>,
+    defaults: Required<Omit<SchedulingOptions, 'leases' | 'leaseMs' | 'replicas'>>,
   ) {
     this.o = {
       ...job,
@@ -77,6 +82,7 @@ export abstract class LeasedScheduler<Row extends LeasedRow, Result> {
       maxConcurrent: options.maxConcurrent ?? defaults.maxConcurrent,
     };
     this.leases = options.leases ?? new LeaseHeartbeat(db, { leaseMs: options.leaseMs });
+    this.replicas = options.replicas;
   }
 
   /** How long a lease taken by this replica lasts unless renewed. */
@@ -156,14 +162,20 @@ export abstract class LeasedScheduler<Row extends LeasedRow, Result> {
     return since.utilization >= BUSY_UTILIZATION;
   }
 
+  /**
+   * Whether a busy look should leave due rows to other replicas: this job has a grace, the database
+   * is not the embedded one (one process), and other replicas are alive (or that is unknown).
+   */
+  private othersMayTake(): boolean {
+    return (this.o.busyGracePolls ?? 0) > 0 && this.db.kind !== 'pglite' && (this.replicas?.others ?? true);
+  }
+
   /** Claims what is due (up to the free capacity) and starts it; returns how many were started. */
   async tick(): Promise<number> {
     const free = this.o.maxConcurrent - this.inFlight.size;
     if (free <= 0) return 0;
     const since = Date.now();
-    // The embedded database has one process: no other replica to leave the rows to.
-    const grace = this.o.busyGracePolls ?? 0;
-    const overdueMs = grace > 0 && this.db.kind !== 'pglite' && this.loopBusy() ? grace * this.o.pollMs : 0;
+    const overdueMs = this.othersMayTake() && this.loopBusy() ? (this.o.busyGracePolls ?? 0) * this.o.pollMs : 0;
     const due = await claimDue<Row>(this.db, this.o.table, this.owner, free, this.leaseMs, overdueMs);
     for (const row of due) {
       const { signal } = this.hold(row.id, since);

@@ -262,6 +262,9 @@ export class Metrics {
         g.set(s.playbooks.lag);
       },
     );
+    gauge('replicas', 'Replicas running engines on this database now (API-only replicas not counted).', [], (g, s) => {
+      g.set(s.replicas);
+    });
     const errors = new Counter({
       name: `${PREFIX}metrics_snapshot_errors_total`,
       help: 'Scrapes whose database read failed (the database gauges are then absent from that scrape).',

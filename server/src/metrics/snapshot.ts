@@ -24,6 +24,8 @@ export interface Snapshot {
   events: { name: string; pending: number; failed: number; oldest_age: number }[];
   notifications: { pending: number; due: number; lag: number };
   playbooks: { due: number; running: number; lag: number };
+  /** Replicas running engines on the database now (their `replicas` rows alive). */
+  replicas: number;
 }
 
 const CHECKS_SQL = `
@@ -64,7 +66,8 @@ const QUEUES_SQL = `
        'running', count(*) FILTER (WHERE status = 'running'),
        'lag', coalesce(extract(epoch FROM now() - min(scheduled_time)
                 FILTER (WHERE status IN ('pending', 'scheduled') AND scheduled_time <= now())), 0)::float8)
-     FROM playbook_runs WHERE status IN ('pending', 'scheduled', 'running')) AS playbooks`;
+     FROM playbook_runs WHERE status IN ('pending', 'scheduled', 'running')) AS playbooks,
+    (SELECT count(*) FROM replicas WHERE alive_until > now()) AS replicas`;
 
 const parse = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
 
@@ -94,6 +97,7 @@ export async function readSnapshot(db: Database): Promise<Snapshot> {
     })),
     notifications: parse<Snapshot['notifications']>(q.notifications),
     playbooks: parse<Snapshot['playbooks']>(q.playbooks),
+    replicas: num(q.replicas),
   };
 }
 
