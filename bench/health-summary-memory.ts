@@ -10,10 +10,11 @@
 // preset range (1h, 24h, 7d, 30d; FORMATS.md shape, console format, gzip) and --custom ranges
 // computed on request (2h, 3h, …; both formats), and after --idle-total-s (default --idle-s × 5)
 // of nothing, then the lowest of a minute; goal: back within 50 MB of the baseline (the issue says
-// after 10 minutes idle: --idle-total-s 540 with the minute makes it 10). Also the bytes of each answer and of a poll when nothing changed.
+// after 10 minutes idle: --idle-total-s 540 with the minute makes it 10). Also the bytes of each
+// answer and of a poll when nothing changed.
 //
-// Flags: --checks 10000, --per-canary 100, --raw-hours 2, --custom 20, --idle-s 20, --idle-total-s, --reuse,
-// --mmap-threshold 131072, --arena-max 2 (see below).
+// Flags: --checks 10000, --per-canary 100, --raw-hours 2, --custom 20, --idle-s 20, --idle-total-s,
+// --reuse, --mmap-threshold 131072, --arena-max 2 (see below).
 import { openPostgres } from '../server/src/db/database.js';
 import { migrate } from '../server/src/db/migrate.js';
 import { rollupCheckStatuses } from '../server/src/health/rollup.js';
