@@ -3,12 +3,11 @@
 // component health), then the definition-of-done scripts. The lease keeps two replicas from
 // opening the same incident twice; the replica's lease heartbeat renews it while a pass runs, and a
 // replica that dies lets it expire (LEASE_MS). A pass that lost its lease skips what is left of it.
-import os from 'node:os';
 import type { Database } from '../db/database.js';
 import { evaluateDefinitionsOfDone, type DodPassResult } from './dod.js';
 import { evaluateIncidentRules, type RulePassResult } from './rules.js';
 import { logger } from '../log.js';
-import { LeaseHeartbeat } from '../jobs/heartbeat.js';
+import { LeaseHeartbeat, ownerId } from '../jobs/heartbeat.js';
 
 const log = logger('incidents');
 
@@ -30,7 +29,7 @@ export interface IncidentPass {
 const LEASE = 'incidents';
 
 export class IncidentEngine {
-  readonly owner = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  readonly owner = ownerId();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
   private stopping = false;

@@ -10,6 +10,7 @@
 // replica stalled and another replica took it over), or one not renewed within the lease (the
 // database was out of reach), is lost: its signal aborts, and the holder stops that work without
 // writing over the new holder (every release and finish statement names the owner).
+import os from 'node:os';
 import type { Queryable } from '../db/database.js';
 import { logger } from '../log.js';
 
@@ -56,6 +57,12 @@ export interface HeartbeatOptions {
   /** How often held leases are renewed (default: a third of the lease). */
   everyMs?: number;
 }
+
+/**
+ * A new name for one holder of leases in this process: host, pid and a random suffix (tests and
+ * operators find a replica's leases by `:pid:`).
+ */
+export const ownerId = (): string => `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
 
 const holdId = (table: string, key: string, owner: string) => `${table}\u0000${key}\u0000${owner}`;
 

@@ -12,12 +12,11 @@
 // polls, which an idle replica would have taken by then. Alone on its database (no other replica
 // alive in `replicas`, jobs/replicas.ts) or on the embedded database (one process) it takes them at
 // once; without a replica presence to ask, it assumes others and takes them after the grace.
-import os from 'node:os';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { Database } from '../db/database.js';
 import { claimDue, finishRun, releaseAllLeases, tryLease, type LeasedRow, type LeasedTable } from './leases.js';
 import { logger } from '../log.js';
-import { LeaseHeartbeat, type HeldLease } from './heartbeat.js';
+import { LeaseHeartbeat, type HeldLease, ownerId } from './heartbeat.js';
 import type { ReplicaPresence } from './replicas.js';
 
 const log = logger('scheduler');
@@ -55,7 +54,7 @@ export interface ScheduledJob {
 }
 
 export abstract class LeasedScheduler<Row extends LeasedRow, Result> {
-  readonly owner = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  readonly owner = ownerId();
   private timer: NodeJS.Timeout | undefined;
   private periodicTimer: NodeJS.Timeout | undefined;
   private inFlight = new Set<Promise<unknown>>();

@@ -9,6 +9,7 @@
 // helps when there are others; alone, it claims at once. /metrics shows the count (opsdeck_replicas).
 import os from 'node:os';
 import type { Queryable } from '../db/database.js';
+import { ownerId } from './heartbeat.js';
 import { logger } from '../log.js';
 
 const log = logger('replicas');
@@ -25,7 +26,7 @@ export interface ReplicaPresenceOptions {
 }
 
 export class ReplicaPresence {
-  readonly id = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  readonly id = ownerId();
   /** Other replicas alive at the last renewal; undefined until the first one answered. */
   private othersSeen: number | undefined;
   private timer: NodeJS.Timeout | undefined;

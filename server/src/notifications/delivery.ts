@@ -4,7 +4,6 @@
 // channel, and records `sent`, a retry after a backoff, `error` (with the rule's fallback recipient
 // queued) or `cancelled`. A replica killed mid-send leaves its rows to be taken over once their
 // lease expires. SQL: deliveryStore.ts; recipients: deliveryTargets.ts; message: render.ts.
-import os from 'node:os';
 import { formatDurationNs } from '@opsdeck/common/notifications';
 import type { Database } from '../db/database.js';
 import {
@@ -34,7 +33,7 @@ import {
 import { renderMessage, resourceName } from './render.js';
 import { SenderError, type NotificationMessage, type SendContext } from './senders/sender.js';
 import { logger } from '../log.js';
-import { LeaseHeartbeat } from '../jobs/heartbeat.js';
+import { LeaseHeartbeat, ownerId } from '../jobs/heartbeat.js';
 
 const log = logger('notifications');
 
@@ -76,7 +75,7 @@ export function expectedState(row: PendingRow): string | undefined {
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export class NotificationDelivery {
-  readonly owner = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  readonly owner = ownerId();
   private readonly o: Required<Omit<DeliveryOptions, 'channels' | 'smtp' | 'leases' | 'leaseMs'>>;
   /** Renews the leases of the sends under way. */
   private readonly leases: LeaseHeartbeat;

@@ -12,14 +12,13 @@
 // stop({ release: true })) instead hands the run back: its current action is marked for retry
 // (status scheduled) and the run goes back to the queue, where any replica resumes it at that action,
 // the actions already ended kept with their results.
-import os from 'node:os';
 import { createMailer, type Mailer } from '../auth/mailer.js';
 import { NO_AGENT } from '../db/agents.js';
 import type { Database, Queryable } from '../db/database.js';
 import { CANCELLED_ERROR } from './runAction.js';
 import { RELEASED_NOTE, releaseRuns } from './handBack.js';
 import { logger } from '../log.js';
-import { LeaseHeartbeat } from '../jobs/heartbeat.js';
+import { LeaseHeartbeat, ownerId } from '../jobs/heartbeat.js';
 import { clip, RELEASED, RunReleased, runActions, RunStopped } from './actionSequence.js';
 
 const log = logger('playbooks');
@@ -43,7 +42,7 @@ export interface RunnerOptions {
 }
 
 export class PlaybookRunner {
-  readonly owner = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  readonly owner = ownerId();
   private readonly pollMs: number;
   private readonly leases: LeaseHeartbeat;
   private readonly heartbeatMs: number;

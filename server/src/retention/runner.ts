@@ -1,12 +1,11 @@
 // The retention jobs of a replica: every `pollMs` it offers each table's run (runRetention), which
 // takes place only on the replica that gets the table's lease and only when the table's last run is
 // at least `everyMs` old, so N replicas prune each table once per interval between them.
-import os from 'node:os';
 import type { Database } from '../db/database.js';
 import { runRetention, type RetentionRunResult } from './run.js';
 import { RETENTION_TABLES, type RetentionDays } from './tables.js';
 import { logger } from '../log.js';
-import type { LeaseHeartbeat } from '../jobs/heartbeat.js';
+import { ownerId, type LeaseHeartbeat } from '../jobs/heartbeat.js';
 
 const log = logger('retention');
 
@@ -23,7 +22,7 @@ export interface RetentionRunnerOptions {
 }
 
 export class RetentionRunner {
-  readonly owner = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  readonly owner = ownerId();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
   private started = false;
