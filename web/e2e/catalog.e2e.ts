@@ -27,6 +27,25 @@ async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: path.join(SCREENS_DIR, `${name}.png`) });
 }
 
+/**
+ * Waits until an element of the relationship graph stays put (the graph fits its view in a 300 ms
+ * animation after each change): a click while it moves can land beside it, on the pane.
+ */
+async function settled(locator: ReturnType<Page['locator']>): Promise<void> {
+  let last = '';
+  await expect
+    .poll(
+      async () => {
+        const now = JSON.stringify(await locator.boundingBox());
+        const same = now === last;
+        last = now;
+        return same;
+      },
+      { interval: 400 },
+    )
+    .toBe(true);
+}
+
 /** The id of the item of this type and name. */
 async function itemId(type: string, name: string): Promise<string> {
   const { rows } = await app.db.query<{ id: string }>('SELECT id FROM config_items WHERE type = $1 AND name = $2', [
@@ -210,6 +229,7 @@ describe('catalog', () => {
     await expect.poll(() => graph.getByTestId('graph-node').count()).toBe(2);
     const group = graph.getByTestId('graph-group');
     expect(await group.getAttribute('data-expanded')).toBe('false');
+    await settled(group);
     await group.getByRole('button').click();
     await expect.poll(() => graph.getByTestId('graph-node').count()).toBe(6);
     await screenshot(page, 'catalog-graph-lr');
