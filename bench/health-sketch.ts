@@ -12,10 +12,11 @@
 // shifted back by whole days. A stopped generation resumes with --reuse. The ranges end at the generation time.
 //
 // Flags: --db postgres|pglite|all (default postgres), --checks 10000, --pglite-checks (default
-// --checks), --runs 4, --reuse, --pglite-dir /tmp/opsdeck-bench-sketch-pglite, --compare (also the
+// --checks), --runs 4, --reuse, --pglite-dir /tmp/opsdeck-bench-sketch-pglite, --wire 9 (the figures
+// with the edge rows by binary COPY and as base64, alternated), --compare (also the
 // summary computed in SQL: the sketch merge and the mean of percentiles; minutes per range).
 import fs from 'node:fs';
-import { openPglite, openPostgres, type Database } from '../server/src/db/database.js';
+import { openPglite, openPostgres, type Database, type Queryable } from '../server/src/db/database.js';
 import { migrate } from '../server/src/db/migrate.js';
 import { rollupCheckStatuses } from '../server/src/health/rollup.js';
 import { buildSketchEdges } from '../server/src/health/edgeJob.js';
@@ -258,6 +259,7 @@ async function measureEdges(label: string, open: () => Promise<Database>): Promi
     ],
     out,
   );
+  if (flags.wire) await compareWire(label, open, ranges);
   const db2 = await open();
   try {
     const { rows } = await db2.query<{ rows: string; bytes: string; sketch: string; times: string }>(
@@ -273,6 +275,37 @@ async function measureEdges(label: string, open: () => Promise<Database>): Promi
     );
   } finally {
     await db2.close();
+  }
+}
+
+/**
+ * --wire N: a range's figures with its edge rows read by binary COPY (PostgreSQL's path) and as one
+ * packed base64 value (PGlite's path, and PostgreSQL's before), alternated N times on one pool.
+ */
+async function compareWire(label: string, open: () => Promise<Database>, ranges: Array<[string, number, number]>) {
+  const n = numberFlag(flags, 'wire', 9);
+  const db = await open();
+  try {
+    if (!db.copyOut) return log(`\n${label}: no binary COPY on this database (--wire)`);
+    const base64: Queryable = { query: db.query.bind(db) };
+    const out: (string | number)[][] = [];
+    for (const [name, s, e] of ranges) {
+      const t = { copy: [] as number[], base64: [] as number[] };
+      for (let i = 0; i < n; i++)
+        for (const [k, q] of [
+          ['copy', db],
+          ['base64', base64],
+        ] as const) {
+          const t0 = performance.now();
+          await edgeFigures(q, new Date(s), new Date(e));
+          t[k].push(performance.now() - t0);
+        }
+      out.push([name, Math.round(median(t.copy)), Math.round(median(t.base64))]);
+    }
+    log(`\n${label}: the figures alone, edge rows by binary COPY or as base64 (medians of ${n}; load ${loadavg()})`);
+    printTable(['range', 'binary COPY ms', 'base64 ms'], out);
+  } finally {
+    await db.close();
   }
 }
 

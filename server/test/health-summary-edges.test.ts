@@ -135,6 +135,17 @@ describe.each(databaseKinds())('health summary from edges against brute force on
     }
   });
 
+  it('reads the same figures by binary COPY (PostgreSQL) as from the packed base64 value (PGlite)', async () => {
+    // A Queryable without copyOut takes the base64 path, which PGlite always takes.
+    const plain = { query: test.db.query.bind(test.db) };
+    expect(!!test.db.copyOut).toBe(kind === 'postgres');
+    for (const [, s, e] of ranges) {
+      const [a, b] = await Promise.all([test.db, plain].map((db) => edgeFigures(db, new Date(s), new Date(e ?? now))));
+      expect(a!.check_id.length).toBeGreaterThan(0);
+      expect(b).toEqual(a);
+    }
+  });
+
   it('answers the summary from the figures, without the deleted check', async () => {
     const f = (await edgeFigures(test.db, new Date(now - DAY), new Date()))!;
     const { rows } = await test.db.query<{ checks: string }>(FIGURES_SUMMARY_SQL, [null, ...figuresParams(f)]);

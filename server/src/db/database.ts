@@ -2,6 +2,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { Pool, PoolClient } from 'pg';
 import { logger } from '../log.js';
+import { copyOutBinary } from './copyOut.js';
 import { pgListener, type ListenHandlers, type Listener } from './listener.js';
 
 const log = logger('db');
@@ -23,6 +24,11 @@ export interface QueryOptions {
 
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<QueryResult<T>>;
+  /**
+   * PostgreSQL: the data of a `COPY (…) TO STDOUT (FORMAT binary)` statement (db/copyOut.ts), for
+   * bulk reads where text and base64 cost more than the query. PGlite has none.
+   */
+  copyOut?(sql: string): Promise<Buffer>;
 }
 
 export interface Database extends Queryable {
@@ -201,6 +207,15 @@ export async function openPostgres(url: string, poolSize = 10, statementTimeoutM
         ? await c.query({ name: options.prepare, text: sql, values: params as unknown[] })
         : await c.query(sql, params as unknown[]);
       return { rows: r.rows as T[], affectedRows: r.rowCount ?? undefined };
+    },
+    async copyOut(sql: string) {
+      if (c !== pool) return copyOutBinary(c as PoolClient, sql);
+      const client = await pool.connect();
+      try {
+        return await copyOutBinary(client, sql);
+      } finally {
+        client.release();
+      }
     },
   });
   return {

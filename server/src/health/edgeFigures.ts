@@ -9,7 +9,7 @@
 // duration since the edge nearest an hour ago. Runs recorded late (timed before the latest edge)
 // count from the edge job's next run (within a minute).
 import type { Queryable } from '../db/database.js';
-import { int8, msOrNull, RANGE_ROW_BYTES, readRangePacked, readRecentPacked } from './edgeWire.js';
+import { msOrNull, RANGE_FIELDS, RangeField, readRangeEdges, readRecentPacked } from './edgeWire.js';
 import { topQuantiles } from './sketchDense.js';
 import { Slices } from '../jobs/slices.js';
 
@@ -94,10 +94,10 @@ export async function edgeFigures(
   if (startAt !== null && endAt !== null && startAt > endAt) startAt = endAt;
   const hourAt = nearestEdge(c.times, c.origin, now - 3_600_000, c.builtTo);
   const date = (t: number | null) => (t === null ? null : new Date(t));
-  const [{ ids, b }, tail] = await Promise.all([
+  const [{ ids, n: e, at, b }, tail] = await Promise.all([
     endAt === null
-      ? Promise.resolve({ ids: [], b: Buffer.alloc(0) })
-      : readRangePacked(db, new Date(endAt), date(startAt), open ? null : new Date(c.builtTo), date(hourAt)),
+      ? Promise.resolve({ ids: [], n: new Float64Array(0), at: new Int32Array(0), b: Buffer.alloc(0) })
+      : readRangeEdges(db, new Date(endAt), date(startAt), open ? null : new Date(c.builtTo), date(hourAt)),
     readRecentPacked(db, new Date(c.builtTo), open ? end : new Date(c.builtTo - 1), slices),
   ]);
   const endMs = end.getTime();
@@ -135,32 +135,28 @@ export async function edgeFigures(
     out.p99.push(orNull(q[2]!));
     out.rolling1h.push(n > 0 ? Math.round(sum / n) : null);
   };
-  let p = 0;
-  for (const id of ids) {
+  for (let i = 0; i < ids.length; i++) {
     if (slices.due()) await slices.pause();
+    const id = ids[i]!;
+    const o = i * RANGE_FIELDS;
     const r = tail.get(id);
     const x = r?.inRange;
-    const passed = int8(b, p) - int8(b, p + 32) + (x?.passed ?? 0);
-    const failed = int8(b, p + 8) - int8(b, p + 40) + (x?.failed ?? 0);
+    const passed = e[o + RangeField.Passed]! - e[o + RangeField.StartPassed]! + (x?.passed ?? 0);
+    const failed = e[o + RangeField.Failed]! - e[o + RangeField.StartFailed]! + (x?.failed ?? 0);
     // rolling1h: everything up to now (the latest edge and the runs since) minus the edge an hour ago.
-    const n = int8(b, p + 48) - int8(b, p + 64) + (r?.n ?? 0);
-    const sum = int8(b, p + 56) - int8(b, p + 72) + (r?.durationSum ?? 0);
-    const endAtOff = p + RANGE_ROW_BYTES;
-    const endLen = b.readInt32BE(endAtOff);
-    const startOff = endAtOff + 4 + endLen;
-    const startLen = b.readInt32BE(startOff);
-    topQuantiles(b, endLen ? endAtOff + 4 : -1, startLen ? startOff + 4 : -1, r?.keys ?? NO_KEYS, q);
+    const n = e[o + RangeField.LatestTotal]! - e[o + RangeField.HourTotal]! + (r?.n ?? 0);
+    const sum = e[o + RangeField.LatestSum]! - e[o + RangeField.HourSum]! + (r?.durationSum ?? 0);
+    topQuantiles(b, at[2 * i]!, at[2 * i + 1]!, r?.keys ?? NO_KEYS, q);
     add(
       id,
       passed,
       failed,
-      lastOf(msOrNull(int8(b, p + 16)), x?.lastPass ?? null),
-      lastOf(msOrNull(int8(b, p + 24)), x?.lastFail ?? null),
+      lastOf(msOrNull(e[o + RangeField.LastPass]!), x?.lastPass ?? null),
+      lastOf(msOrNull(e[o + RangeField.LastFail]!), x?.lastFail ?? null),
       n,
       sum,
     );
     seen.add(id);
-    p = startOff + 4 + startLen;
   }
   // Checks whose first runs came after the latest edge.
   for (const [id, r] of tail) {

@@ -3,6 +3,7 @@
 // driver to parse; the server walks it with a DataView. Measured at 10,000 checks: one edge
 // instant in ~20 ms instead of ~150 ms row by row (bench/README.md, health-sketch).
 import type { Queryable } from '../db/database.js';
+import { CopyReader, timestampLiteral } from '../db/copyOut.js';
 import { decodeSketch, emptySketch } from './sketchDense.js';
 import { keyOf } from './sketch.js';
 import type { EdgeState } from './edges.js';
@@ -125,9 +126,6 @@ export async function readRecentPacked(
   return out;
 }
 
-/** The fixed part of a check in readRangePacked's buffer (then the two sketches, each after its length). */
-export const RANGE_ROW_BYTES = 10 * 8;
-
 /**
  * The ids of the checks in a packed read, in the buffer's order: one text column aggregated beside
  * the bytes (both aggregates read the rows in one order), split once instead of 10,000 uuids
@@ -135,24 +133,102 @@ export const RANGE_ROW_BYTES = 10 * 8;
  */
 const idsOf = (v: unknown): string[] => (typeof v === 'string' && v ? v.split(',') : []);
 
-export interface Packed {
+/** The numbers of a check in RangeEdges.n, in this order. */
+export const enum RangeField {
+  /** The end edge's passed, failed, last pass and last failure (ms, -1: none). */
+  Passed,
+  Failed,
+  LastPass,
+  LastFail,
+  /** The start edge's passed and failed (0: no start edge). */
+  StartPassed,
+  StartFailed,
+  /** Total and duration sum at the latest edge, and at the edge an hour ago (for rolling1h). */
+  LatestTotal,
+  LatestSum,
+  HourTotal,
+  HourSum,
+}
+export const RANGE_FIELDS = 10;
+
+/**
+ * A range's edges, one entry per check that has an end edge: `n` holds RANGE_FIELDS numbers per
+ * check (RangeField), `at` the offsets in `b` of its end and start sketches (-1: none or empty).
+ */
+export interface RangeEdges {
   ids: string[];
+  n: Float64Array;
+  at: Int32Array;
   b: Buffer;
 }
 
 /**
- * A range's edges, one packed entry per check that has an end edge (`ids` in the same order): the end edge's passed,
- * failed, last pass and failure (ms, -1: none); the start edge's passed and failed; total and
- * duration sum at `latest` (the latest edge; null: the end is the latest) and at `hour` (for
- * rolling1h); then the end edge's sketch and the start edge's, each after its int4 length.
+ * A range's edges: at `end`, at `start` (null: from the first run), at `latest` (the latest edge;
+ * null: the end is the latest) and at `hour`. On PostgreSQL one binary COPY of the joined rows; on
+ * PGlite one packed base64 value (no COPY there).
  */
-export async function readRangePacked(
+export function readRangeEdges(
   db: Queryable,
   end: Date,
   start: Date | null,
   latest: Date | null,
   hour: Date | null,
-): Promise<Packed> {
+): Promise<RangeEdges> {
+  return db.copyOut ? readRangeCopy(db, end, start, latest, hour) : readRangeBase64(db, end, start, latest, hour);
+}
+
+async function readRangeCopy(
+  db: Queryable,
+  end: Date,
+  start: Date | null,
+  latest: Date | null,
+  hour: Date | null,
+): Promise<RangeEdges> {
+  const join = (alias: string, at: Date | null) =>
+    at
+      ? `LEFT JOIN check_sketch_edges ${alias} ON ${alias}.at = ${timestampLiteral(at)} AND ${alias}.check_id = e.check_id`
+      : '';
+  const data = await db.copyOut!(
+    `COPY (SELECT e.check_id::text, e.passed, e.failed, e.last_pass, e.last_fail,
+       ${start ? 's.passed, s.failed' : 'NULL::int8, NULL::int8'},
+       ${latest ? 'l.total, l.duration_sum' : 'e.total, e.duration_sum'},
+       ${hour ? 'h.total, h.duration_sum' : 'NULL::int8, NULL::int8'},
+       e.sketch, ${start ? 's.sketch' : 'NULL::bytea'}
+     FROM check_sketch_edges e ${join('s', start)} ${join('l', latest)} ${join('h', hour)}
+     WHERE e.at = ${timestampLiteral(end)}) TO STDOUT (FORMAT binary)`,
+  );
+  const r = new CopyReader(data);
+  const ids: string[] = [];
+  let n = new Float64Array(RANGE_FIELDS * 1024);
+  let at = new Int32Array(2 * 1024);
+  for (let i = 0; r.tuple() >= 0; i++) {
+    if (ids.length * RANGE_FIELDS >= n.length) {
+      const grownN = new Float64Array(n.length * 2);
+      grownN.set(n);
+      n = grownN;
+      const grownAt = new Int32Array(at.length * 2);
+      grownAt.set(at);
+      at = grownAt;
+    }
+    ids.push(r.text(r.field()));
+    const o = i * RANGE_FIELDS;
+    n[o + RangeField.Passed] = r.int8(r.field(), 0);
+    n[o + RangeField.Failed] = r.int8(r.field(), 0);
+    n[o + RangeField.LastPass] = r.ms(r.field());
+    n[o + RangeField.LastFail] = r.ms(r.field());
+    for (let k = RangeField.StartPassed; k <= RangeField.HourSum; k++) n[o + k] = r.int8(r.field(), 0);
+    for (let k = 0; k < 2; k++) at[2 * i + k] = r.field() > 0 ? r.p : -1;
+  }
+  return { ids, n: n.subarray(0, ids.length * RANGE_FIELDS), at: at.subarray(0, ids.length * 2), b: data };
+}
+
+async function readRangeBase64(
+  db: Queryable,
+  end: Date,
+  start: Date | null,
+  latest: Date | null,
+  hour: Date | null,
+): Promise<RangeEdges> {
   const { rows } = await db.query<{ ids: unknown; b: unknown }>(
     `SELECT string_agg(e.check_id::text, ',') AS ids, encode(string_agg(int8send(e.passed) || int8send(e.failed)
        || ${msSql('e.last_pass')} || ${msSql('e.last_fail')}
@@ -169,7 +245,21 @@ export async function readRangePacked(
      WHERE e.at = $1`,
     [end, start, latest, hour],
   );
-  return { ids: idsOf(rows[0]?.ids), b: bytesOf(rows[0]?.b) };
+  const ids = idsOf(rows[0]?.ids);
+  const b = bytesOf(rows[0]?.b);
+  const n = new Float64Array(ids.length * RANGE_FIELDS);
+  const at = new Int32Array(ids.length * 2);
+  let p = 0;
+  for (let i = 0; i < ids.length; i++) {
+    for (let k = 0; k < RANGE_FIELDS; k++) n[i * RANGE_FIELDS + k] = int8(b, p + 8 * k);
+    p += 8 * RANGE_FIELDS;
+    for (let k = 0; k < 2; k++) {
+      const len = b.readInt32BE(p);
+      at[2 * i + k] = len > 0 ? p + 4 : -1;
+      p += 4 + len;
+    }
+  }
+  return { ids, n, at, b };
 }
 
 export { int8, msOrNull };
