@@ -146,11 +146,13 @@ async function main() {
       const text = await (await fetch(`${server.origin}/metrics`)).text();
       const value = (name: string) =>
         Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
-      return [
-        'opsdeck_nodejs_heap_size_total_bytes',
-        'opsdeck_nodejs_heap_size_used_bytes',
-        'opsdeck_nodejs_external_memory_bytes',
-      ].map((n) => mb(value(n)));
+      const space = (name: string) =>
+        Number(
+          new RegExp(`^opsdeck_nodejs_heap_space_size_total_bytes\\{space="${name}"\\} (\\S+)$`, 'm').exec(text)?.[1],
+        );
+      return ['opsdeck_nodejs_heap_size_total_bytes', 'opsdeck_nodejs_heap_size_used_bytes']
+        .map((n) => mb(value(n)))
+        .concat(mb(space('new')), mb(space('old')), mb(value('opsdeck_nodejs_external_memory_bytes')));
     };
     await sleep(Math.max(idleS, 15) * 1000);
     const baseline = await quietRss(60);
@@ -194,7 +196,7 @@ async function main() {
     const idle = await quietRss(60);
     const idleHeap = await heap();
     printTable(
-      ['MB', 'RSS', 'V8 heap total', 'V8 heap used', 'external (Buffers)'],
+      ['MB', 'RSS', 'V8 heap total', 'V8 heap used', 'new space', 'old space', 'external (Buffers)'],
       [
         ['baseline', mb(baseline), ...baselineHeap],
         ['idle', mb(idle), ...idleHeap],

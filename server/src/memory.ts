@@ -1,8 +1,13 @@
 // Giving memory back once large caches are dropped. A server that goes idle allocates little, so
 // V8 may not run a full collection for a long time after a cache of several answers (~8 MB each at
-// 10,000 checks) was let go, and their pages stay in RSS. releaseMemorySoon() asks for one full
-// collection shortly after (at most one a minute), so the dropped objects' memory is freed; with
-// glibc, MALLOC_MMAP_THRESHOLD_ (README) makes the freed large blocks go back to the system.
+// 10,000 checks) was let go, and their pages stay in RSS. releaseMemorySoon() asks for a full
+// collection shortly after (at most one round a minute), so the dropped objects' memory is freed;
+// with glibc, MALLOC_MMAP_THRESHOLD_ (README) makes the freed large blocks go back to the system.
+//
+// V8 gives back its young generation (up to 2 × 16 MB of semi-spaces, grown under the answers'
+// allocation) only in a full collection that finds the allocation rate low over its last few
+// seconds; one right after a burst (a request, the edge job's minute) keeps it. So the round
+// collects again every RETRY_MS, a few times, until the young generation is back to its size at rest.
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { logger } from './log.js';
@@ -23,31 +28,74 @@ function collector(): (() => void) | undefined {
 let gc: (() => void) | undefined | null = null;
 let timer: NodeJS.Timeout | undefined;
 let last = 0;
-/** Full collections asked for so far (tests read it). */
+/** Full collections run so far (tests read it). */
 export let fullCollections = 0;
 
-/** Runs one full garbage collection `delayMs` from now unless one ran in the last minute. */
-export function releaseMemorySoon(delayMs = 1_000, minGapMs = 60_000): void {
+/** The young generation at rest is a semi-space pair of 1 MB or so; above this it was grown. */
+export const YOUNG_AT_REST_BYTES = 4 * 1_048_576;
+const RETRIES = 5;
+
+/** Bytes V8 holds for its young generation now. */
+export function youngGenerationBytes(): number {
+  return v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
+}
+
+function collect(): boolean {
+  if (gc === null) gc = collector();
+  if (!gc) return false;
+  const before = process.memoryUsage();
+  const started = performance.now();
+  gc();
+  fullCollections++;
+  const after = process.memoryUsage();
+  log.debug(
+    {
+      ms: Math.round(performance.now() - started),
+      heapMb: [before.heapUsed, after.heapUsed].map((b) => Math.round(b / 1_048_576)),
+      rssMb: [before.rss, after.rss].map((b) => Math.round(b / 1_048_576)),
+      youngMb: Math.round(youngGenerationBytes() / 1_048_576),
+    },
+    'full collection after caches were dropped',
+  );
+  return true;
+}
+
+/**
+ * Runs a full garbage collection `delayMs` from now unless a round started in the last `minGapMs`,
+ * then again every `retryMs` (up to 5 more) while V8 still holds a grown young generation.
+ */
+export function releaseMemorySoon(delayMs = 1_000, minGapMs = 60_000, retryMs = 10_000): void {
   if (timer) return;
   const wait = Math.max(delayMs, last + minGapMs - Date.now());
-  timer = setTimeout(() => {
+  let tries = 0;
+  const round = () => {
     timer = undefined;
-    last = Date.now();
-    if (gc === null) gc = collector();
-    if (!gc) return;
-    const before = process.memoryUsage();
-    const started = performance.now();
-    gc();
-    fullCollections++;
-    const after = process.memoryUsage();
-    log.debug(
-      {
-        ms: Math.round(performance.now() - started),
-        heapMb: [before.heapUsed, after.heapUsed].map((b) => Math.round(b / 1_048_576)),
-        rssMb: [before.rss, after.rss].map((b) => Math.round(b / 1_048_576)),
-      },
-      'full collection after caches were dropped',
-    );
-  }, wait);
+    if (tries === 0) last = Date.now();
+    if (!collect()) return;
+    const grown = youngGenerationBytes() > YOUNG_AT_REST_BYTES;
+    if (grown && ++tries <= RETRIES) {
+      timer = setTimeout(round, retryMs);
+      timer.unref();
+    } else fruitless = grown;
+  };
+  timer = setTimeout(round, wait);
   timer.unref();
+}
+
+/** Whether the last round ended with the young generation still grown (the process was busy). */
+let fruitless = false;
+
+/**
+ * Every `everyMs`, a round as above when V8 holds a grown young generation: the work that comes
+ * every minute on an idle replica (the edge job, the refresh of the usual summary ranges) may
+ * grow it again after the summary's caches were dropped. After a round that could not shrink it
+ * (the process is busy, and its young generation is in use), the next waits `busyGapMs`.
+ */
+export function watchYoungGeneration({ everyMs = 60_000, busyGapMs = 10 * 60_000, retryMs = 10_000 } = {}): () => void {
+  const watch = setInterval(() => {
+    if (youngGenerationBytes() > YOUNG_AT_REST_BYTES)
+      releaseMemorySoon(1_000, fruitless ? busyGapMs : everyMs, retryMs);
+  }, everyMs);
+  watch.unref();
+  return () => clearInterval(watch);
 }

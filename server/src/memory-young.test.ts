@@ -1,0 +1,45 @@
+import { describe, expect, it, vi } from 'vitest';
+import * as memory from './memory.js';
+
+// Its own file: releaseMemorySoon keeps one round at a time per process, and the other file's
+// rounds would still be pending here.
+/** Objects that live through a few scavenges make V8 grow its semi-spaces (up to 2 × 16 MB). */
+function burst() {
+  let live: Array<{ i: number; s: string }> = [];
+  for (let i = 0; i < 3_000_000; i++) {
+    live.push({ i, s: `item ${i}` });
+    if (live.length >= 100_000) live = [];
+  }
+  live = [];
+  expect(memory.youngGenerationBytes()).toBeGreaterThan(memory.YOUNG_AT_REST_BYTES);
+}
+
+describe('releaseMemorySoon after a burst of allocation', () => {
+  it('collects again until V8 gives back the young generation the burst grew', async () => {
+    burst();
+    const before = memory.fullCollections;
+    memory.releaseMemorySoon(10, 0, 1_500);
+    // The first collection comes right after the burst, when V8 still sees a high allocation rate;
+    // one of the next ones (V8 looks back ~5 s) gives the young generation back.
+    await vi.waitFor(() => expect(memory.youngGenerationBytes()).toBeLessThanOrEqual(memory.YOUNG_AT_REST_BYTES), {
+      timeout: 12_000,
+      interval: 250,
+    });
+    expect(memory.fullCollections).toBeGreaterThan(before + 1);
+  }, 20_000);
+
+  it('watchYoungGeneration starts such a round by itself when the young generation has grown', async () => {
+    const stop = memory.watchYoungGeneration({ everyMs: 500, retryMs: 1_500 });
+    try {
+      burst();
+      const before = memory.fullCollections;
+      await vi.waitFor(() => expect(memory.youngGenerationBytes()).toBeLessThanOrEqual(memory.YOUNG_AT_REST_BYTES), {
+        timeout: 14_000,
+        interval: 250,
+      });
+      expect(memory.fullCollections).toBeGreaterThan(before);
+    } finally {
+      stop();
+    }
+  }, 20_000);
+});
