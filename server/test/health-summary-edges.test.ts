@@ -139,11 +139,27 @@ describe.each(databaseKinds())('health summary from edges against brute force on
     // A Queryable without copyOut takes the base64 path, which PGlite always takes.
     const plain = { query: test.db.query.bind(test.db) };
     expect(!!test.db.copyOut).toBe(kind === 'postgres');
-    for (const [, s, e] of ranges) {
-      const [a, b] = await Promise.all([test.db, plain].map((db) => edgeFigures(db, new Date(s), new Date(e ?? now))));
+    // Runs after the latest edge, some failing, some after the end of a range (read raw).
+    const { rows } = await test.db.query<{ built_to: string }>(`SELECT built_to FROM check_sketch_state`);
+    const after = new Date(rows[0]!.built_to).getTime() + 1;
+    const upTo = Date.now() - 1;
+    await write(
+      'bimodal',
+      Array.from({ length: 6 }, (_, i) => ({
+        t: Math.round(after + ((upTo - after) * i) / 6),
+        ok: i % 3 !== 1,
+        d: 50 + 75 * i,
+      })),
+    );
+    const middle = Math.round(after + (upTo - after) / 2);
+    for (const [, s, e] of [...ranges, ['raw split', now - HOUR, middle] as const]) {
+      const end = new Date(e ?? upTo + 1);
+      const [a, b] = await Promise.all([test.db, plain].map((db) => edgeFigures(db, new Date(s), end)));
       expect(a!.check_id.length).toBeGreaterThan(0);
       expect(b).toEqual(a);
     }
+    const f = (await edgeFigures(test.db, new Date(now - HOUR), new Date(upTo + 1)))!;
+    expectFigures(figuresOf(f, ids.bimodal!), bruteForce(runs.bimodal!, f.from.getTime(), f.to.getTime(), true), 'raw');
   });
 
   it('answers the summary from the figures, without the deleted check', async () => {

@@ -9,7 +9,7 @@
 // duration since the edge nearest an hour ago. Runs recorded late (timed before the latest edge)
 // count from the edge job's next run (within a minute).
 import type { Queryable } from '../db/database.js';
-import { msOrNull, RANGE_FIELDS, RangeField, readRangeEdges, readRecentPacked } from './edgeWire.js';
+import { msOrNull, RANGE_FIELDS, RangeField, readRangeEdges, readRecentRuns } from './edgeWire.js';
 import { topQuantiles } from './sketchDense.js';
 import { Slices } from '../jobs/slices.js';
 
@@ -98,7 +98,7 @@ export async function edgeFigures(
     endAt === null
       ? Promise.resolve({ ids: [], n: new Float64Array(0), at: new Int32Array(0), b: Buffer.alloc(0) })
       : readRangeEdges(db, new Date(endAt), date(startAt), open ? null : new Date(c.builtTo), date(hourAt)),
-    readRecentPacked(db, new Date(c.builtTo), open ? end : new Date(c.builtTo - 1), slices),
+    readRecentRuns(db, new Date(c.builtTo), open ? end : new Date(c.builtTo - 1), slices),
   ]);
   const endMs = end.getTime();
   const out: RangeFigures = {
