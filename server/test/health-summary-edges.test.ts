@@ -7,7 +7,7 @@
 // over the range the figures say they cover, and p95/p97/p99 within the sketch's stated error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rollupCheckStatuses } from '../src/health/rollup.js';
-import { EDGE_STEP_MS } from '../src/health/edges.js';
+import { EDGE_STEP_MS, readEdges } from '../src/health/edges.js';
 import { buildSketchEdges } from '../src/health/edgeJob.js';
 import { edgeFigures, type RangeFigures } from '../src/health/edgeFigures.js';
 import { FIGURES_SUMMARY_SQL, figuresParams } from '../src/health/summary.js';
@@ -160,6 +160,30 @@ describe.each(databaseKinds())('health summary from edges against brute force on
     }
     const f = (await edgeFigures(test.db, new Date(now - HOUR), new Date(upTo + 1)))!;
     expectFigures(figuresOf(f, ids.bimodal!), bruteForce(runs.bimodal!, f.from.getTime(), f.to.getTime(), true), 'raw');
+  });
+
+  it("reads an instant's edges by binary COPY as from the packed value, as they are stored", async () => {
+    const plain = { query: test.db.query.bind(test.db) };
+    const { rows } = await test.db.query<{ at: string }>(`SELECT built_to AS at FROM check_sketch_state`);
+    const at = new Date(rows[0]!.at);
+    const [a, b] = await Promise.all([readEdges(test.db, at), readEdges(plain, at)]);
+    expect(a.size).toBeGreaterThanOrEqual(3);
+    expect(b).toEqual(a);
+    const { rows: stored } = await test.db.query<Record<string, string | null>>(
+      `SELECT check_id, total::text, passed::text, failed::text, duration_sum::text, last_pass, last_fail, octet_length(sketch) AS bytes
+       FROM check_sketch_edges WHERE at = $1`,
+      [at],
+    );
+    expect(stored).toHaveLength(a.size);
+    for (const r of stored) {
+      const e = a.get(r.check_id!)!;
+      expect([e.total, e.passed, e.failed, e.durationSum]).toEqual(
+        [r.total, r.passed, r.failed, r.duration_sum].map(Number),
+      );
+      const ms = (t: string | null) => (t === null ? null : new Date(t).getTime());
+      expect([e.lastPass, e.lastFail]).toEqual([ms(r.last_pass), ms(r.last_fail)]);
+      expect(e.sketch.len > 0).toBe(Number(r.bytes) > 0 && e.total > 0);
+    }
   });
 
   it('answers the summary from the figures, without the deleted check', async () => {

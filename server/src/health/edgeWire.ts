@@ -26,7 +26,36 @@ const int8 = (b: Buffer, p: number) => b.readInt32BE(p) * 4294967296 + b.readUIn
 const msSql = (col: string) => `int8send(coalesce(floor(extract(epoch FROM ${col}) * 1000)::int8, -1))`;
 
 /** The edges at one instant, with their sketches decoded (the job adds the runs since to them). */
-export async function readEdgesPacked(db: Queryable, at: Date, slices = new Slices()): Promise<Map<string, EdgeState>> {
+export function readEdges(db: Queryable, at: Date, slices = new Slices()): Promise<Map<string, EdgeState>> {
+  return db.copyOut ? readEdgesCopy(db, at, slices) : readEdgesBase64(db, at, slices);
+}
+
+async function readEdgesCopy(db: Queryable, at: Date, slices: Slices): Promise<Map<string, EdgeState>> {
+  const r = new CopyReader(
+    await db.copyOut!(
+      `COPY (SELECT check_id::text, total, passed, failed, duration_sum, last_pass, last_fail, sketch
+       FROM check_sketch_edges WHERE at = ${timestampLiteral(at)}) TO STDOUT (FORMAT binary)`,
+    ),
+  );
+  const out = new Map<string, EdgeState>();
+  while (r.tuple() >= 0) {
+    if (slices.due()) await slices.pause();
+    const id = r.text(r.field());
+    const e: EdgeState = {
+      total: r.int8(r.field(), 0),
+      passed: r.int8(r.field(), 0),
+      failed: r.int8(r.field(), 0),
+      durationSum: r.int8(r.field(), 0),
+      lastPass: msOrNull(r.ms(r.field())),
+      lastFail: msOrNull(r.ms(r.field())),
+      sketch: r.field() > 0 ? decodeSketch(r.b, r.p) : emptySketch(),
+    };
+    out.set(id, e);
+  }
+  return out;
+}
+
+async function readEdgesBase64(db: Queryable, at: Date, slices: Slices): Promise<Map<string, EdgeState>> {
   const { rows } = await db.query<{ b: unknown }>(
     `SELECT encode(string_agg(uuid_send(check_id) || int8send(total) || int8send(passed) || int8send(failed)
        || int8send(duration_sum) || ${msSql('last_pass')} || ${msSql('last_fail')}

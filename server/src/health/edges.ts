@@ -4,7 +4,7 @@
 // This module is the grid and the rows; edgeJob.ts writes them, one replica at a time.
 import type { Queryable } from '../db/database.js';
 import { keyOf } from './sketch.js';
-import { readEdgesPacked } from './edgeWire.js';
+import { readEdges } from './edgeWire.js';
 import { addKey, decodeSketch, emptySketch, encodeSketch, type DenseSketch } from './sketchDense.js';
 import { Slices } from '../jobs/slices.js';
 
@@ -121,9 +121,8 @@ export function addRun(e: EdgeState, status: boolean, duration: number, time: nu
 
 export const EDGE_COLUMNS = 'check_id, total, passed, failed, duration_sum, last_pass, last_fail';
 
-/** Reads the edges at one instant, their sketches decoded (packed into one buffer, edgeWire.ts). */
-export const readEdges = (db: Queryable, at: Date, slices?: Slices): Promise<Map<string, EdgeState>> =>
-  readEdgesPacked(db, at, slices);
+/** Reads the edges at one instant, their sketches decoded (binary COPY or one packed value, edgeWire.ts). */
+export { readEdges };
 
 const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
 
