@@ -204,7 +204,7 @@ async function measureEdges(label: string, open: () => Promise<Database>): Promi
         });
         const a = await templates.answer(pool, null, figures, { rows: format === 'console' });
         const t1 = performance.now();
-        const bytes = format === 'json' ? a.text().length : a.rows().length;
+        const bytes = format === 'json' ? a.bytes().length : a.rows().length;
         const t2 = performance.now();
         return { figures: t1 - t0, json: t2 - t1, total: t2 - t0, bytes, n: a.ids.length };
       };

@@ -206,6 +206,8 @@ describe.each(databaseKinds())('health summary from edges against brute force on
         typeof v === 'string' && /^\d{4}-\d\d-\d\dT/.test(v) ? new Date(v).toISOString() : v,
       );
     expect(normal(first.text())).toBe(normal(rows[0]!.checks));
+    // The bytes the server sends are the same JSON, written straight into a buffer.
+    expect(first.bytes().equals(Buffer.from(first.text()))).toBe(true);
     const items = JSON.parse(first.text()) as Parameters<typeof consoleRowOf>[0][];
     const parsed = (rows: string[]) => rows.map((r) => JSON.parse(r) as unknown);
     expect(parsed(first.rows())).toEqual(parsed(items.map(consoleRowOf)));
@@ -214,16 +216,18 @@ describe.each(databaseKinds())('health summary from edges against brute force on
     expect((await templates.answer(test.db, null, f)).rebuilt).toBe(0);
     // A value that looks like the item's own keys survives the parts around the figures and the
     // console row (cut here while the figures are read, as a console answer asks).
-    const tricky = 'changed ","status":"fake","endpoint":"x\\", {"labels": 1}';
+    const tricky = 'changed ","status":"fake","endpoint":"x\\", {"labels": 1} — é ✓ 🚀';
     await test.db.query(`UPDATE checks SET description = $2, updated_at = now() WHERE id = $1`, [ids.steady, tricky]);
     const third = await templates.answer(test.db, null, f, { rows: true });
     expect(third.rebuilt).toBe(1);
     expect(third.text()).toContain('"description":"changed');
+    expect(third.bytes().equals(Buffer.from(third.text()))).toBe(true);
     const thirdItems = JSON.parse(third.text()) as Parameters<typeof consoleRowOf>[0][];
     expect(thirdItems.find((i) => i.id === ids.steady)!.description).toBe(tricky);
     expect(parsed(third.rows())).toEqual(parsed(thirdItems.map(consoleRowOf)));
     const none = await templates.answer(test.db, JSON.stringify({ nope: 'x' }), f);
     expect(none.text()).toBe('[]');
+    expect(none.bytes().toString()).toBe('[]');
     templates.sweep(Date.now() + 61_000);
     expect(templates.size).toBe(0);
   });

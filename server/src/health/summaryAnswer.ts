@@ -55,8 +55,8 @@ function once<T>(make: () => T): () => T {
 }
 
 /** The JSON form of an answer: the array's bytes and the answer's ETag. */
-function jsonOf(text: string): { text: Buffer; etag: string } {
-  const b = Buffer.from(text);
+function jsonOf(text: string | Buffer): { text: Buffer; etag: string } {
+  const b = typeof text === 'string' ? Buffer.from(text) : text;
   return { text: b, etag: etagOf([SUMMARY_HEAD, b]) };
 }
 
@@ -134,7 +134,7 @@ export function summaryHandler(
           const t = await templates.answer(db, labels, figures, { rows: format === 'console' });
           const f = await figures;
           return {
-            json: once(() => jsonOf(t.text())),
+            json: once(() => jsonOf(t.bytes())),
             console: once(() => ({ ids: t.ids, rows: t.rows() })),
             range: `${f.from.toISOString()}/${f.to.toISOString()}`,
           };
