@@ -35,7 +35,7 @@ import type { Lifecycle } from './metrics/routes.js';
 import { releaseLeases, within } from './shutdown.js';
 import { LeaseHeartbeat } from './jobs/heartbeat.js';
 import { ReplicaPresence } from './jobs/replicas.js';
-import { watchYoungGeneration } from './memory.js';
+import { watchMemory } from './memory.js';
 
 export interface AppContext {
   config: Config;
@@ -253,8 +253,8 @@ export async function startOpsdeck(options: StartOptions = {}): Promise<Opsdeck>
   const port = (server.address() as AddressInfo).port;
   const host = ctx.config.host === '0.0.0.0' ? '127.0.0.1' : ctx.config.host;
   const stopEngines = await startEngines(ctx);
-  // Gives back V8's young generation once the process is quiet again (memory.ts).
-  const stopWatchingMemory = watchYoungGeneration();
+  // Gives memory back once the process is quiet again: V8's young generation, dead Buffers (memory.ts).
+  const stopWatchingMemory = watchMemory();
   return {
     url: `http://${host}:${port}`,
     port,

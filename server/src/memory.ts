@@ -48,6 +48,7 @@ function collect(): boolean {
   gc();
   fullCollections++;
   const after = process.memoryUsage();
+  externalAfterGc = after.external;
   log.debug(
     {
       ms: Math.round(performance.now() - started),
@@ -84,16 +85,27 @@ export function releaseMemorySoon(delayMs = 1_000, minGapMs = 60_000, retryMs = 
 
 /** Whether the last round ended with the young generation still grown (the process was busy). */
 let fruitless = false;
+/** Memory outside V8's heap (Buffers) after the last full collection. */
+let externalAfterGc = 0;
+/**
+ * How far Buffers may grow past that before the watch collects: a summary read's buffers (~6 MB
+ * each at 10,000 checks) are freed only by a collection, which an idle V8 runs for external memory
+ * only some 64 MB later.
+ */
+export const EXTERNAL_SLACK_BYTES = 32 * 1_048_576;
 
 /**
- * Every `everyMs`, a round as above when V8 holds a grown young generation: the work that comes
- * every minute on an idle replica (the edge job, the refresh of the usual summary ranges) may
- * grow it again after the summary's caches were dropped. After a round that could not shrink it
- * (the process is busy, and its young generation is in use), the next waits `busyGapMs`.
+ * Every `everyMs`, a round as above when V8 holds a grown young generation or Buffers grew by
+ * EXTERNAL_SLACK_BYTES since the last full collection: the work that comes every minute on an idle
+ * replica (the edge job, the refresh of the usual summary ranges) allocates both, and an idle V8
+ * collects late. After a round that could not shrink the young generation (the process is busy, and
+ * uses it), the next for that reason waits `busyGapMs`.
  */
-export function watchYoungGeneration({ everyMs = 60_000, busyGapMs = 10 * 60_000, retryMs = 10_000 } = {}): () => void {
+export function watchMemory({ everyMs = 60_000, busyGapMs = 10 * 60_000, retryMs = 10_000 } = {}): () => void {
   const watch = setInterval(() => {
-    if (youngGenerationBytes() > YOUNG_AT_REST_BYTES)
+    if (process.memoryUsage().external > externalAfterGc + EXTERNAL_SLACK_BYTES)
+      releaseMemorySoon(1_000, everyMs, retryMs);
+    else if (youngGenerationBytes() > YOUNG_AT_REST_BYTES)
       releaseMemorySoon(1_000, fruitless ? busyGapMs : everyMs, retryMs);
   }, everyMs);
   watch.unref();

@@ -9,11 +9,15 @@ interface CopyData {
   chunk: Buffer;
 }
 
-/** The binary COPY data of `sql` (a COPY … TO STDOUT statement), as one buffer. */
-export async function copyOutBinary(client: PoolClient, sql: string): Promise<Buffer> {
+/**
+ * The binary COPY data of `sql` (a COPY … TO STDOUT statement), as one buffer, first sized
+ * `expectBytes` (the caller's last size: one allocation instead of a doubling series, as the
+ * buffers are garbage V8 frees only at its next collection).
+ */
+export async function copyOutBinary(client: PoolClient, sql: string, expectBytes = 0): Promise<Buffer> {
   const { Query } = (await import('pg')).default;
   return new Promise<Buffer>((resolve, reject) => {
-    let buf = Buffer.allocUnsafe(1 << 20);
+    let buf = Buffer.allocUnsafe(Math.max(64 * 1024, Math.ceil(expectBytes * 1.1)));
     let len = 0;
     class CopyOut extends Query {
       // The parser reuses its buffer: each message's bytes are copied out before the next arrives.

@@ -26,9 +26,10 @@ export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<QueryResult<T>>;
   /**
    * PostgreSQL: the data of a `COPY (…) TO STDOUT (FORMAT binary)` statement (db/copyOut.ts), for
-   * bulk reads where text and base64 cost more than the query. PGlite has none.
+   * bulk reads where text and base64 cost more than the query; `expectBytes` sizes its buffer.
+   * PGlite has none.
    */
-  copyOut?(sql: string): Promise<Buffer>;
+  copyOut?(sql: string, expectBytes?: number): Promise<Buffer>;
 }
 
 export interface Database extends Queryable {
@@ -208,11 +209,11 @@ export async function openPostgres(url: string, poolSize = 10, statementTimeoutM
         : await c.query(sql, params as unknown[]);
       return { rows: r.rows as T[], affectedRows: r.rowCount ?? undefined };
     },
-    async copyOut(sql: string) {
-      if (c !== pool) return copyOutBinary(c as PoolClient, sql);
+    async copyOut(sql: string, expectBytes?: number) {
+      if (c !== pool) return copyOutBinary(c as PoolClient, sql, expectBytes);
       const client = await pool.connect();
       try {
-        return await copyOutBinary(client, sql);
+        return await copyOutBinary(client, sql, expectBytes);
       } finally {
         client.release();
       }

@@ -30,9 +30,20 @@ export function readEdges(db: Queryable, at: Date, slices = new Slices()): Promi
   return db.copyOut ? readEdgesCopy(db, at, slices) : readEdgesBase64(db, at, slices);
 }
 
+/** How many bytes each kind of binary COPY read was the last time: the next one's buffer is sized so. */
+const lastBytes = { edges: 0, recent: 0, range: 0 };
+
+async function copyOut(db: Queryable, kind: keyof typeof lastBytes, sql: string): Promise<Buffer> {
+  const data = await db.copyOut!(sql, lastBytes[kind]);
+  lastBytes[kind] = data.length;
+  return data;
+}
+
 async function readEdgesCopy(db: Queryable, at: Date, slices: Slices): Promise<Map<string, EdgeState>> {
   const r = new CopyReader(
-    await db.copyOut!(
+    await copyOut(
+      db,
+      'edges',
       `COPY (SELECT check_id::text, total, passed, failed, duration_sum, last_pass, last_fail, sketch
        FROM check_sketch_edges WHERE at = ${timestampLiteral(at)}) TO STDOUT (FORMAT binary)`,
     ),
@@ -147,7 +158,9 @@ function recentRuns(
 async function readRecentCopy(db: Queryable, from: Date, end: Date, slices: Slices): Promise<Map<string, RecentRuns>> {
   const upTo = `time <= ${timestampLiteral(end)}`;
   const r = new CopyReader(
-    await db.copyOut!(
+    await copyOut(
+      db,
+      'recent',
       `COPY (SELECT check_id::text, count(*)::int8, coalesce(sum(duration), 0)::int8,
          (count(*) FILTER (WHERE ${upTo}))::int8, (count(*) FILTER (WHERE ${upTo} AND status))::int8,
          max(time) FILTER (WHERE ${upTo} AND status), max(time) FILTER (WHERE ${upTo} AND NOT status),
@@ -267,7 +280,9 @@ async function readRangeCopy(
     at
       ? `LEFT JOIN check_sketch_edges ${alias} ON ${alias}.at = ${timestampLiteral(at)} AND ${alias}.check_id = e.check_id`
       : '';
-  const data = await db.copyOut!(
+  const data = await copyOut(
+    db,
+    'range',
     `COPY (SELECT e.check_id::text, e.passed, e.failed, e.last_pass, e.last_fail,
        ${start ? 's.passed, s.failed' : 'NULL::int8, NULL::int8'},
        ${latest ? 'l.total, l.duration_sum' : 'e.total, e.duration_sum'},

@@ -28,8 +28,8 @@ describe('releaseMemorySoon after a burst of allocation', () => {
     expect(memory.fullCollections).toBeGreaterThan(before + 1);
   }, 20_000);
 
-  it('watchYoungGeneration starts such a round by itself when the young generation has grown', async () => {
-    const stop = memory.watchYoungGeneration({ everyMs: 500, retryMs: 1_500 });
+  it('watchMemory starts such a round by itself when the young generation has grown', async () => {
+    const stop = memory.watchMemory({ everyMs: 500, retryMs: 1_500 });
     try {
       burst();
       const before = memory.fullCollections;
@@ -42,4 +42,28 @@ describe('releaseMemorySoon after a burst of allocation', () => {
       stop();
     }
   }, 20_000);
+
+  it('watchMemory collects when Buffers grew well past what the last collection left', async () => {
+    const external = () => process.memoryUsage().external;
+    const stop = memory.watchMemory({ everyMs: 300, retryMs: 1_500 });
+    try {
+      // Let a round settle what is there now, then drop 40 MB of Buffers: less than an idle V8
+      // waits for before it collects for external memory (~64 MB), more than the watch's slack.
+      await vi.waitFor(() => expect(memory.youngGenerationBytes()).toBeLessThanOrEqual(memory.YOUNG_AT_REST_BYTES), {
+        timeout: 14_000,
+        interval: 250,
+      });
+      await new Promise((r) => setTimeout(r, 1_500));
+      const base = external();
+      let bufs: Buffer[] | undefined = Array.from({ length: 40 }, () => Buffer.alloc(1_048_576, 1));
+      expect(external()).toBeGreaterThan(base + memory.EXTERNAL_SLACK_BYTES);
+      bufs = undefined;
+      const before = memory.fullCollections;
+      await vi.waitFor(() => expect(external()).toBeLessThan(base + 8 * 1_048_576), { timeout: 5_000, interval: 100 });
+      expect(memory.fullCollections).toBeGreaterThan(before);
+      expect(bufs).toBeUndefined();
+    } finally {
+      stop();
+    }
+  }, 30_000);
 });
