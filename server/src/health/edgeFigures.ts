@@ -97,7 +97,12 @@ export async function edgeFigures(
   const [{ ids, n: e, at, b }, tail] = await Promise.all([
     endAt === null
       ? Promise.resolve({ ids: [], n: new Float64Array(0), at: new Int32Array(0), b: Buffer.alloc(0) })
-      : readRangeEdges(db, new Date(endAt), date(startAt), open ? null : new Date(c.builtTo), date(hourAt)),
+      : readRangeEdges(db, {
+          end: new Date(endAt),
+          start: date(startAt),
+          latest: open ? null : new Date(c.builtTo),
+          hour: date(hourAt),
+        }),
     readRecentRuns(db, new Date(c.builtTo), open ? end : new Date(c.builtTo - 1), slices),
   ]);
   const endMs = end.getTime();

@@ -259,23 +259,19 @@ export interface RangeEdges {
  * null: the end is the latest) and at `hour`. On PostgreSQL one binary COPY of the joined rows; on
  * PGlite one packed base64 value (no COPY there).
  */
-export function readRangeEdges(
-  db: Queryable,
-  end: Date,
-  start: Date | null,
-  latest: Date | null,
-  hour: Date | null,
-): Promise<RangeEdges> {
-  return db.copyOut ? readRangeCopy(db, end, start, latest, hour) : readRangeBase64(db, end, start, latest, hour);
+export function readRangeEdges(db: Queryable, at: RangeInstants): Promise<RangeEdges> {
+  return db.copyOut ? readRangeCopy(db, at) : readRangeBase64(db, at);
 }
 
-async function readRangeCopy(
-  db: Queryable,
-  end: Date,
-  start: Date | null,
-  latest: Date | null,
-  hour: Date | null,
-): Promise<RangeEdges> {
+/** The edge instants a range's figures read (see readRangeEdges). */
+export interface RangeInstants {
+  end: Date;
+  start: Date | null;
+  latest: Date | null;
+  hour: Date | null;
+}
+
+async function readRangeCopy(db: Queryable, { end, start, latest, hour }: RangeInstants): Promise<RangeEdges> {
   const join = (alias: string, at: Date | null) =>
     at
       ? `LEFT JOIN check_sketch_edges ${alias} ON ${alias}.at = ${timestampLiteral(at)} AND ${alias}.check_id = e.check_id`
@@ -316,13 +312,7 @@ async function readRangeCopy(
   return { ids, n: n.subarray(0, ids.length * RANGE_FIELDS), at: at.subarray(0, ids.length * 2), b: data };
 }
 
-async function readRangeBase64(
-  db: Queryable,
-  end: Date,
-  start: Date | null,
-  latest: Date | null,
-  hour: Date | null,
-): Promise<RangeEdges> {
+async function readRangeBase64(db: Queryable, { end, start, latest, hour }: RangeInstants): Promise<RangeEdges> {
   const { rows } = await db.query<{ ids: unknown; b: unknown }>(
     `SELECT string_agg(e.check_id::text, ',') AS ids, encode(string_agg(int8send(e.passed) || int8send(e.failed)
        || ${msSql('e.last_pass')} || ${msSql('e.last_fail')}
