@@ -238,6 +238,12 @@ describe.each(databaseKinds())('health summary protocol on %s', (kind) => {
     const since = await get(a, 'start=1h&since=abc.1');
     expect(since.status).toBe(400);
     expect(since.body.toString()).toMatch(/add format=console/);
+    // Times JavaScript or PostgreSQL cannot hold are refused, not a 500 from the database.
+    for (const q of ['start=1h&end=99999999999999999', 'start=1h&end=8000000000000000', 'start=now-9999999y']) {
+      const far = await get(a, q);
+      expect(far.status, q).toBe(400);
+      expect(far.body.toString(), q).toMatch(/is not a time/);
+    }
   });
 
   it('drops the answers, items and console streams nobody asked for, and keeps at most a few streams', async () => {

@@ -14,6 +14,7 @@ import { parseDuration } from '../connections/duration.js';
 import { applyCanary, deleteCanary } from './store.js';
 import { queueCheckRunOnAgent } from '../agents/checkRunRelay.js';
 import { summaryHandler } from './summaryAnswer.js';
+import { ordinaryTime } from '../http/ordinaryTime.js';
 
 interface Deps {
   db: Database;
@@ -23,6 +24,17 @@ interface Deps {
 }
 
 /** `1h`, `now-2d`, an ISO time or epoch milliseconds → a Date; undefined for an empty value. */
+/** `t` (ms since the epoch) as a Date, or a 400 naming `value` when it is no time or beyond 1970–9999. */
+function within(value: string, t: number): Date {
+  if (!ordinaryTime(t))
+    throw new HttpError(
+      400,
+      'VALIDATION',
+      `"${value}" is not a time: use a duration like 1h or 7d, or an ISO date between 1970 and 9999`,
+    );
+  return new Date(t);
+}
+
 export function parseTime(value: string | undefined, now = Date.now()): Date | undefined {
   if (!value) return undefined;
   const v = value.trim();
@@ -33,12 +45,9 @@ export function parseTime(value: string | undefined, now = Date.now()): Date | u
     const expanded = rel
       .replace(/(\d+)mo/g, (_, n: string) => `${Number(n) * 30}d`)
       .replace(/(\d+)y/g, (_, n: string) => `${Number(n) * 365}d`);
-    return new Date(now - parseDuration(expanded));
+    return within(value, now - parseDuration(expanded));
   }
-  const t = /^\d+$/.test(v) ? Number(v) : Date.parse(v);
-  if (Number.isNaN(t))
-    throw new HttpError(400, 'VALIDATION', `"${value}" is not a time: use a duration like 1h or 7d, or an ISO date`);
-  return new Date(t);
+  return within(value, /^\d+$/.test(v) ? Number(v) : Date.parse(v));
 }
 
 /** Reads the body as text and applies every Canary in it. */

@@ -9,6 +9,8 @@ describe('snapshot time range', () => {
   it('reads relative expressions, bare durations, ISO dates and epoch milliseconds', () => {
     expect(parseSnapshotTime('start', 'now-2d', now).toISOString()).toBe('2026-03-08T12:00:00.000Z');
     expect(parseSnapshotTime('start', '1h', now).toISOString()).toBe('2026-03-10T11:00:00.000Z');
+    for (const far of ['99999999999999999', '8000000000000000', 'now-99999999y'])
+      expect(() => parseSnapshotTime('start', far, now), far).toThrow(/start ".*" is not a time range/);
     expect(parseSnapshotTime('start', '2026-03-01T00:00:00Z', now).toISOString()).toBe('2026-03-01T00:00:00.000Z');
     expect(parseSnapshotTime('start', String(now.getTime() - 1000), now).getTime()).toBe(now.getTime() - 1000);
   });

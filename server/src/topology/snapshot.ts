@@ -14,6 +14,7 @@ import { parseRelativeTime, TimeRangeError } from '@opsdeck/common/timeRange';
 import type { Identity } from '../auth/identity.js';
 import { HttpError, requirePermission, type AuthEnv } from '../auth/middleware.js';
 import type { Database, Queryable } from '../db/database.js';
+import { ordinaryTime } from '../http/ordinaryTime.js';
 
 export const SNAPSHOT_LIMITS = {
   components: 10_000,
@@ -37,17 +38,17 @@ const bad = (field: string, message: string) => new HttpError(400, 'VALIDATION',
  */
 export function parseSnapshotTime(field: string, value: string, now: Date): Date {
   const v = value.trim();
+  const notATime = () => bad(field, `${field} "${value}" is not a time range: use now-2d, 1h, or an ISO date`);
+  let t: number;
   try {
-    if (v.startsWith('now')) return parseRelativeTime(v, now);
-    if (/^\d+(ms|s|m|h|d|w|M|y)$/.test(v)) return parseRelativeTime(`now-${v}`, now);
+    if (v.startsWith('now')) t = parseRelativeTime(v, now).getTime();
+    else if (/^\d+(ms|s|m|h|d|w|M|y)$/.test(v)) t = parseRelativeTime(`now-${v}`, now).getTime();
+    else t = /^\d+$/.test(v) ? Number(v) : Date.parse(v);
   } catch (e) {
-    if (e instanceof TimeRangeError)
-      throw bad(field, `${field} "${value}" is not a time range: use now-2d, 1h, or an ISO date`);
+    if (e instanceof TimeRangeError) throw notATime();
     throw e;
   }
-  const t = /^\d+$/.test(v) ? Number(v) : Date.parse(v);
-  if (!v || Number.isNaN(t))
-    throw bad(field, `${field} "${value}" is not a time range: use now-2d, 1h, or an ISO date`);
+  if (!v || !ordinaryTime(t)) throw notATime();
   return new Date(t);
 }
 

@@ -62,6 +62,9 @@ describe('severities and times', () => {
     expect(parseTimeValue('0', 'from', now).getTime()).toBe(0);
     expect(() => parseTimeValue('yesterday', 'from', now)).toThrow(/from: "yesterday" is not a time/);
     expect(() => parseTimeValue('now-2x', 'to', now)).toThrow(/to:/);
+    // Past year 9999 the database would fail on it (a 500): refused here.
+    for (const far of ['99999999999999999', '8000000000000000', 'now-99999999y', '99999999y'])
+      expect(() => parseTimeValue(far, 'from', now), far).toThrow(/from: ".*" is not a time/);
   });
 
   it('reads look-backs and escapes ILIKE wildcards', () => {

@@ -2,6 +2,7 @@
 // syntax ("a,b,!c"), field paths (column, tags.<key>, labels.<key>), severities and time values.
 import { parseRelativeTime, TimeRangeError } from '@opsdeck/common/timeRange';
 import type { Database, Queryable } from '../../db/database.js';
+import { ordinaryTime } from '../../http/ordinaryTime.js';
 
 /** Collects bound parameters; `add` returns the placeholder to put in the SQL. */
 export class Params {
@@ -116,18 +117,22 @@ export function parseTimeValue(value: string, field: string, now: Date, roundUp 
       `${field}: "${value}" is not a time; use a relative time like now-2d, a duration like 2d, or an ISO date`,
       field,
     );
+  const checked = (d: Date) => {
+    if (!ordinaryTime(d.getTime())) throw bad();
+    return d;
+  };
   if (v.startsWith('now')) {
     try {
-      return parseRelativeTime(v, now, { roundUp });
+      return checked(parseRelativeTime(v, now, { roundUp }));
     } catch (e) {
       if (e instanceof TimeRangeError) throw bad();
       throw e;
     }
   }
-  if (/^\d+(ms|s|m|h|d|w|M|y)$/.test(v)) return parseRelativeTime(`now-${v}`, now);
+  if (/^\d+(ms|s|m|h|d|w|M|y)$/.test(v)) return checked(parseRelativeTime(`now-${v}`, now));
   const t = /^\d+$/.test(v) ? Number(v) : Date.parse(v);
   if (!/^\d/.test(v) || Number.isNaN(t)) throw bad();
-  return new Date(t);
+  return checked(new Date(t));
 }
 
 /** A look-back such as '30d', '7d', '24h' → minutes; throws with the field name. */
