@@ -6,8 +6,8 @@
 //
 // V8 gives back its young generation (up to 2 × 16 MB of semi-spaces, grown under the answers'
 // allocation) only in a full collection that finds the allocation rate low over its last few
-// seconds; one right after a burst (a request, the edge job's minute) keeps it. So the round
-// collects again every RETRY_MS, a few times, until the young generation is back to its size at rest.
+// seconds; one right after a burst (a request, the edge job's minute) keeps it. So a round
+// collects again every 10 s, a few times, until the young generation is back to its size at rest.
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { logger } from './log.js';
