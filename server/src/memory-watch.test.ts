@@ -59,7 +59,8 @@ describe('releaseMemorySoon after a burst of allocation', () => {
       expect(external()).toBeGreaterThan(base + memory.EXTERNAL_SLACK_BYTES);
       bufs = undefined;
       const before = memory.fullCollections;
-      await vi.waitFor(() => expect(external()).toBeLessThan(base + 8 * 1_048_576), { timeout: 5_000, interval: 100 });
+      // The 40 MB are gone (what else the worker allocates meanwhile may add a little).
+      await vi.waitFor(() => expect(external()).toBeLessThan(base + 24 * 1_048_576), { timeout: 5_000, interval: 100 });
       expect(memory.fullCollections).toBeGreaterThan(before);
       expect(bufs).toBeUndefined();
     } finally {
