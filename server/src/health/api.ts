@@ -23,7 +23,6 @@ interface Deps {
   engine: HealthEngine;
 }
 
-/** `1h`, `now-2d`, an ISO time or epoch milliseconds → a Date; undefined for an empty value. */
 /** `t` (ms since the epoch) as a Date, or a 400 naming `value` when it is no time or beyond 1970–9999. */
 function within(value: string, t: number): Date {
   if (!ordinaryTime(t))
@@ -35,6 +34,7 @@ function within(value: string, t: number): Date {
   return new Date(t);
 }
 
+/** `1h`, `now-2d`, an ISO time or epoch milliseconds → a Date; undefined for an empty value. */
 export function parseTime(value: string | undefined, now = Date.now()): Date | undefined {
   if (!value) return undefined;
   const v = value.trim();
