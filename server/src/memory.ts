@@ -66,22 +66,31 @@ function collect(): boolean {
  * then again every `retryMs` (up to 5 more) while V8 still holds a grown young generation.
  */
 export function releaseMemorySoon(delayMs = 1_000, minGapMs = 60_000, retryMs = 10_000): void {
-  if (timer) return;
   const wait = Math.max(delayMs, last + minGapMs - Date.now());
+  // One round at a time; a round waiting longer (the watch's busy gap) is brought forward.
+  if (timer && (retrying || Date.now() + wait >= due)) return;
+  clearTimeout(timer);
   let tries = 0;
   const round = () => {
     timer = undefined;
+    retrying = false;
     if (tries === 0) last = Date.now();
     if (!collect()) return;
     const grown = youngGenerationBytes() > YOUNG_AT_REST_BYTES;
     if (grown && ++tries <= RETRIES) {
+      retrying = true;
       timer = setTimeout(round, retryMs);
       timer.unref();
     } else fruitless = grown;
   };
+  due = Date.now() + wait;
   timer = setTimeout(round, wait);
   timer.unref();
 }
+
+/** When the round waiting to start will start, and whether the pending one is a round's retry. */
+let due = 0;
+let retrying = false;
 
 /** Whether the last round ended with the young generation still grown (the process was busy). */
 let fruitless = false;
