@@ -94,7 +94,7 @@ let retrying = false;
 
 /** Whether the last round ended with the young generation still grown (the process was busy). */
 let fruitless = false;
-/** Memory outside V8's heap (Buffers) after the last full collection. */
+/** Memory outside V8's heap (Buffers) after the last full collection (the lowest seen since). */
 let externalAfterGc = 0;
 /**
  * How far Buffers may grow past that before the watch collects: a summary read's buffers (~6 MB
@@ -112,8 +112,11 @@ export const EXTERNAL_SLACK_BYTES = 32 * 1_048_576;
  */
 export function watchMemory({ everyMs = 60_000, busyGapMs = 10 * 60_000, retryMs = 10_000 } = {}): () => void {
   const watch = setInterval(() => {
-    if (process.memoryUsage().external > externalAfterGc + EXTERNAL_SLACK_BYTES)
-      releaseMemorySoon(1_000, everyMs, retryMs);
+    // V8 frees the Buffers a collection found dead on a background thread, after it returns: the
+    // figure read right after may still count them, so the lowest seen since is the mark.
+    const external = process.memoryUsage().external;
+    externalAfterGc = Math.min(externalAfterGc, external);
+    if (external > externalAfterGc + EXTERNAL_SLACK_BYTES) releaseMemorySoon(1_000, everyMs, retryMs);
     else if (youngGenerationBytes() > YOUNG_AT_REST_BYTES)
       releaseMemorySoon(1_000, fruitless ? busyGapMs : everyMs, retryMs);
   }, everyMs);
