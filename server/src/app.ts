@@ -35,7 +35,7 @@ import type { Lifecycle } from './metrics/routes.js';
 import { releaseLeases, within } from './shutdown.js';
 import { LeaseHeartbeat } from './jobs/heartbeat.js';
 import { ReplicaPresence } from './jobs/replicas.js';
-import { watchMemory } from './memory.js';
+import { stopReleasing, watchMemory } from './memory.js';
 
 export interface AppContext {
   config: Config;
@@ -265,6 +265,7 @@ export async function startOpsdeck(options: StartOptions = {}): Promise<Opsdeck>
       // New requests first: /readyz answers 503, the listener closes (requests under way finish).
       ctx.lifecycle.draining = true;
       stopWatchingMemory();
+      stopReleasing();
       const listenerClosed = new Promise<void>((resolve) => server.close(() => resolve()));
       await stopEngines(deadline);
       if (!(await within(listenerClosed, deadline)))

@@ -1,8 +1,6 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as memory from './memory.js';
 
-// Its own file: releaseMemorySoon keeps one round at a time per process, and the other file's
-// rounds would still be pending here.
 /** Objects that live through a few scavenges make V8 grow its semi-spaces (up to 2 × 16 MB). */
 function burst() {
   let live: Array<{ i: number; s: string }> = [];
@@ -15,6 +13,9 @@ function burst() {
 }
 
 describe('releaseMemorySoon after a burst of allocation', () => {
+  // Unit test files share this module (isolate: false): no round of another test may be pending.
+  beforeEach(() => memory.stopReleasing());
+
   it('collects again until V8 gives back the young generation the burst grew', async () => {
     burst();
     const before = memory.fullCollections;

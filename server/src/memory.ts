@@ -92,6 +92,14 @@ export function releaseMemorySoon(delayMs = 1_000, minGapMs = 60_000, retryMs = 
 let due = 0;
 let retrying = false;
 
+/** Drops the round waiting to run, if any (shutdown; tests, whose files share this module). */
+export function stopReleasing(): void {
+  clearTimeout(timer);
+  timer = undefined;
+  retrying = false;
+  last = 0;
+}
+
 /** Whether the last round ended with the young generation still grown (the process was busy). */
 let fruitless = false;
 /** Memory outside V8's heap (Buffers) after the last full collection (the lowest seen since). */
