@@ -55,6 +55,13 @@ export function pgTimestamp(ms: number | null): string {
 
 const num = (v: number | null | undefined) => (v === null || v === undefined ? 'null' : String(v));
 
+/**
+ * The most bytes an item's figures take: the keys (~95), two timestamps (~35 each) and six numbers
+ * of at most 24 characters each (`-1.2345678901234567e+21`). Room made for each item when an answer
+ * is written as bytes, so the buffer cannot be too short.
+ */
+const FIGURES_MAX = 384;
+
 /** The figures of a check the range has no runs of. */
 const NO_FIGURES = `"uptime":{"passed":0,"failed":0,"last_pass":null,"last_fail":null},"latency":{"p95":null,"p97":null,"p99":null,"rolling1h":null}`;
 
@@ -173,7 +180,8 @@ export class SummaryTemplates {
       bytes: () => {
         // Written straight into one buffer: no 7 MB string to flatten and encode again.
         let size = 2 + picked.length;
-        for (const [t] of picked) size += (t.bytes ??= Buffer.byteLength(t.head) + Buffer.byteLength(t.tail)) + 256;
+        for (const [t] of picked)
+          size += (t.bytes ??= Buffer.byteLength(t.head) + Buffer.byteLength(t.tail)) + FIGURES_MAX;
         const b = Buffer.allocUnsafe(size);
         let p = 0;
         b[p++] = 91; // [
