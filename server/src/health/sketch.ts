@@ -26,13 +26,24 @@ export function keyOf(value: number): number {
   return Math.ceil(Math.log(value) / LN_GAMMA - 1e-9);
 }
 
-/** What a bin reports, as a whole number of milliseconds (see the error bound above). */
-export function valueOf(key: number): number {
-  if (key < 0) return 0;
+/** What each bin reports, worked out on first use (every duration up to 2^31 ms has a key under 2,400). */
+const VALUES = new Float64Array(4096).fill(NaN);
+
+function binValue(key: number): number {
   const lo = Math.pow(SKETCH_GAMMA, key - 1);
   const hi = Math.pow(SKETCH_GAMMA, key);
   if (Math.floor(hi) - Math.floor(lo) === 1) return Math.floor(hi);
   return Math.round((2 * hi) / (SKETCH_GAMMA + 1));
+}
+
+/** What a bin reports, as a whole number of milliseconds (see the error bound above). */
+export function valueOf(key: number): number {
+  if (key < 0) return 0;
+  if (key < VALUES.length) {
+    const v = VALUES[key]!;
+    return Number.isNaN(v) ? (VALUES[key] = binValue(key)) : v;
+  }
+  return binValue(key);
 }
 
 /** The 1-based rank percentile_disc reports for quantile q of n values (q·n in float8, as PostgreSQL). */
