@@ -13,6 +13,7 @@ import { edgeFigures, type RangeFigures } from '../src/health/edgeFigures.js';
 import { FIGURES_SUMMARY_SQL, figuresParams } from '../src/health/summary.js';
 import { SummaryTemplates } from '../src/health/summaryTemplates.js';
 import { consoleRowOf } from '../src/health/summaryConsole.js';
+import { spareCopyBuffers, takeCopyBuffer, giveCopyBuffer } from '../src/db/copyOut.js';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
 import { random } from './helpers/random.js';
 import {
@@ -160,6 +161,38 @@ describe.each(databaseKinds())('health summary from edges against brute force on
     }
     const f = (await edgeFigures(test.db, new Date(now - HOUR), new Date(upTo + 1)))!;
     expectFigures(figuresOf(f, ids.bimodal!), bruteForce(runs.bimodal!, f.from.getTime(), f.to.getTime(), true), 'raw');
+  });
+
+  it('reuses COPY buffers only once read: figures computed at the same time equal those computed in turn', async () => {
+    const sequential: RangeFigures[] = [];
+    for (const [, s, e] of ranges) sequential.push((await edgeFigures(test.db, new Date(s), new Date(e ?? now)))!);
+    const spares = spareCopyBuffers();
+    // PostgreSQL keeps the read buffers as spares (at most 4); PGlite reads no COPY data.
+    if (kind === 'postgres') expect(spares.count).toBeGreaterThanOrEqual(2);
+    else expect(spares.count).toBe(0);
+    for (let round = 0; round < 3; round++) {
+      const together = await Promise.all(
+        ranges.map(([, s, e]) => edgeFigures(test.db, new Date(s), new Date(e ?? now))),
+      );
+      expect(together).toEqual(sequential);
+    }
+    expect(spareCopyBuffers().count).toBeLessThanOrEqual(4);
+    // A spare is taken (not shared) and given back whole, once.
+    if (kind === 'postgres') {
+      const drained: Buffer[] = [];
+      while (spareCopyBuffers().count) drained.push(takeCopyBuffer(0));
+      const a = takeCopyBuffer(1);
+      const b = takeCopyBuffer(1);
+      expect(a.buffer).not.toBe(b.buffer);
+      giveCopyBuffer(a.subarray(0, 10));
+      giveCopyBuffer(a);
+      expect(spareCopyBuffers().count).toBe(1);
+      const again = takeCopyBuffer(a.length);
+      expect(again.buffer).toBe(a.buffer);
+      expect(again.length).toBe(a.length);
+      expect(spareCopyBuffers().count).toBe(0);
+      for (const d of [again, b, ...drained]) giveCopyBuffer(d);
+    }
   });
 
   it("reads an instant's edges by binary COPY as from the packed value, as they are stored", async () => {

@@ -11,13 +11,13 @@ interface CopyData {
 
 /**
  * The binary COPY data of `sql` (a COPY … TO STDOUT statement), as one buffer, first sized
- * `expectBytes` (the caller's last size: one allocation instead of a doubling series, as the
- * buffers are garbage V8 frees only at its next collection).
+ * `expectBytes` (the caller's last size: one allocation instead of a doubling series) and taken from
+ * the spare COPY buffers when one is big enough. Give it back with giveCopyBuffer once read.
  */
 export async function copyOutBinary(client: PoolClient, sql: string, expectBytes = 0): Promise<Buffer> {
   const { Query } = (await import('pg')).default;
   return new Promise<Buffer>((resolve, reject) => {
-    let buf = Buffer.allocUnsafe(Math.max(64 * 1024, Math.ceil(expectBytes * 1.1)));
+    let buf = takeCopyBuffer(Math.ceil(expectBytes * 1.1));
     let len = 0;
     class CopyOut extends Query {
       // The parser reuses its buffer: each message's bytes are copied out before the next arrives.
@@ -32,8 +32,51 @@ export async function copyOutBinary(client: PoolClient, sql: string, expectBytes
         len += n;
       }
     }
-    client.query(new CopyOut(sql, [], (err: Error | undefined) => (err ? reject(err) : resolve(buf.subarray(0, len)))));
+    client.query(
+      new CopyOut(sql, [], (err: Error | undefined) => {
+        if (!err) return resolve(buf.subarray(0, len));
+        giveCopyBuffer(buf);
+        reject(err);
+      }),
+    );
   });
+}
+
+/**
+ * Spare buffers for binary COPY reads, reused. A replica reads several MB of edges a few times a
+ * minute even when nobody asks (the edge job, the precomputed ranges), and V8 frees a dead Buffer
+ * only at its next collection, which an idle server runs seldom: without reuse, tens of MB of dead
+ * buffers stayed in RSS (bench/README.md, health-summary-memory). At most SPARE_MAX of them.
+ */
+const spare: Buffer[] = [];
+const SPARE_MAX = 4;
+const MIN_COPY_BUFFER = 64 * 1024;
+
+/** The smallest spare buffer of at least `min` bytes, or a new one. */
+export function takeCopyBuffer(min: number): Buffer {
+  let best = -1;
+  for (let i = 0; i < spare.length; i++)
+    if (spare[i]!.length >= min && (best < 0 || spare[i]!.length < spare[best]!.length)) best = i;
+  if (best >= 0) return spare.splice(best, 1)[0]!;
+  return Buffer.allocUnsafe(Math.max(MIN_COPY_BUFFER, min));
+}
+
+/**
+ * Gives back the buffer of COPY data (copyOutBinary's result, or a part of it) once nothing reads
+ * it any more; other buffers are ignored. The largest are kept.
+ */
+export function giveCopyBuffer(data: Buffer): void {
+  const whole = data.buffer;
+  if (!(whole instanceof ArrayBuffer) || whole.byteLength < MIN_COPY_BUFFER) return;
+  if (spare.some((b) => b.buffer === whole)) return;
+  spare.push(Buffer.from(whole));
+  spare.sort((a, b) => b.length - a.length);
+  spare.length = Math.min(spare.length, SPARE_MAX);
+}
+
+/** How many spare COPY buffers are kept, and their bytes (tests, metrics). */
+export function spareCopyBuffers(): { count: number; bytes: number } {
+  return { count: spare.length, bytes: spare.reduce((n, b) => n + b.length, 0) };
 }
 
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
