@@ -46,10 +46,11 @@ export async function copyOutBinary(client: PoolClient, sql: string, expectBytes
  * Spare buffers for binary COPY reads, reused. A replica reads several MB of edges a few times a
  * minute even when nobody asks (the edge job, the precomputed ranges), and V8 frees a dead Buffer
  * only at its next collection, which an idle server runs seldom: without reuse, tens of MB of dead
- * buffers stayed in RSS (bench/README.md, health-summary-memory). At most SPARE_MAX of them.
+ * buffers stayed in RSS (bench/README.md, health-summary-memory).
  */
 const spare: Buffer[] = [];
 const SPARE_MAX = 4;
+const SPARE_BYTES_MAX = 32 * 1_048_576;
 const MIN_COPY_BUFFER = 64 * 1024;
 
 /** The smallest spare buffer of at least `min` bytes, or a new one. */
@@ -62,16 +63,20 @@ export function takeCopyBuffer(min: number): Buffer {
 }
 
 /**
- * Gives back the buffer of COPY data (copyOutBinary's result, or a part of it) once nothing reads
- * it any more; other buffers are ignored. The largest are kept.
+ * Gives back the buffer of COPY data (copyOutBinary's result) once nothing reads it any more; other
+ * buffers are ignored, and so is one grown to more than twice its data (the next read of that kind
+ * is sized from its data). The largest are kept, SPARE_MAX of them and SPARE_BYTES_MAX in all.
  */
 export function giveCopyBuffer(data: Buffer): void {
   const whole = data.buffer;
   if (!(whole instanceof ArrayBuffer) || whole.byteLength < MIN_COPY_BUFFER) return;
+  if (whole.byteLength > 2 * data.length + MIN_COPY_BUFFER) return;
   if (spare.some((b) => b.buffer === whole)) return;
   spare.push(Buffer.from(whole));
   spare.sort((a, b) => b.length - a.length);
-  spare.length = Math.min(spare.length, SPARE_MAX);
+  let bytes = 0;
+  const kept = spare.findIndex((b, i) => (bytes += b.length) > SPARE_BYTES_MAX || i >= SPARE_MAX);
+  if (kept >= 0) spare.length = kept;
 }
 
 /** How many spare COPY buffers are kept, and their bytes (tests, metrics). */

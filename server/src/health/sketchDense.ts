@@ -65,33 +65,65 @@ export function sketchTotal(s: DenseSketch): number {
   return n;
 }
 
-function writeVarint(out: number[], v: number): void {
-  while (v >= 0x80) {
-    out.push((v % 0x80) | 0x80);
-    v = Math.floor(v / 0x80);
+/** A growing buffer that sketches are written into one after another (no allocation per sketch). */
+export class SketchWriter {
+  buf: Buffer;
+  p = 0;
+
+  constructor(initialBytes = 64 * 1024) {
+    this.buf = Buffer.allocUnsafe(initialBytes);
   }
-  out.push(v);
+
+  /** Room for `n` more bytes. */
+  private room(n: number): void {
+    if (this.p + n <= this.buf.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.p + n));
+    this.buf.copy(grown, 0, 0, this.p);
+    this.buf = grown;
+  }
+
+  private varint(v: number): void {
+    while (v >= 0x80) {
+      this.buf[this.p++] = (v % 0x80) | 0x80;
+      v = Math.floor(v / 0x80);
+    }
+    this.buf[this.p++] = v;
+  }
+
+  /** Appends the stored form of `s` (see encodeSketch); returns its length in bytes. */
+  write(s: DenseSketch): number {
+    let a = 0;
+    let b = s.len;
+    while (a < b && s.counts[a] === 0) a++;
+    while (b > a && s.counts[b - 1] === 0) b--;
+    const hi = b > a ? s.lo + b - 1 : 0;
+    let total = 0;
+    for (let i = a; i < b; i++) {
+      const c = s.counts[i]!;
+      if (c < 0 || !Number.isInteger(c)) throw new Error(`a sketch count must be a whole number ≥ 0, not ${c}`);
+      total += c;
+    }
+    // A varint of a whole number below 2^53 takes at most 8 bytes.
+    this.room(8 * (3 + b - a));
+    const start = this.p;
+    this.varint(hi >= 0 ? hi * 2 : -hi * 2 - 1);
+    this.varint(b - a);
+    this.varint(total);
+    for (let i = b - 1; i >= a; i--) this.varint(s.counts[i]!);
+    return this.p - start;
+  }
+
+  /** What was written. */
+  bytes(): Buffer {
+    return this.buf.subarray(0, this.p);
+  }
 }
 
 /** The stored form (see the top of this file); leading and trailing empty bins are left out. */
 export function encodeSketch(s: DenseSketch): Buffer {
-  let a = 0;
-  let b = s.len;
-  while (a < b && s.counts[a] === 0) a++;
-  while (b > a && s.counts[b - 1] === 0) b--;
-  const out: number[] = [];
-  const hi = b > a ? s.lo + b - 1 : 0;
-  let total = 0;
-  for (let i = a; i < b; i++) {
-    const c = s.counts[i]!;
-    if (c < 0 || !Number.isInteger(c)) throw new Error(`a sketch count must be a whole number ≥ 0, not ${c}`);
-    total += c;
-  }
-  writeVarint(out, hi >= 0 ? hi * 2 : -hi * 2 - 1);
-  writeVarint(out, b - a);
-  writeVarint(out, total);
-  for (let i = b - 1; i >= a; i--) writeVarint(out, s.counts[i]!);
-  return Buffer.from(out);
+  const w = new SketchWriter(256);
+  w.write(s);
+  return Buffer.from(w.bytes());
 }
 
 // The hot path of a summary (10,000 checks per answer): p95/p97/p99 of a range straight from the

@@ -9,6 +9,7 @@ import { parseDuration } from '../connections/duration.js';
 import { liveStatsFor, statsFor } from './summaryStats.js';
 import { edgeFigures, type RangeFigures } from './edgeFigures.js';
 import { Slices } from '../jobs/slices.js';
+import { arrayParam } from '../db/arrayParam.js';
 
 const log = logger('health');
 
@@ -67,18 +68,19 @@ export const FIGURES_SUMMARY_SQL = `WITH ${FIGURES_S}${summaryOutput('$1')}`;
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-/** The parameters $2–$10 of FIGURES_SUMMARY_SQL. */
-export const figuresParams = (f: RangeFigures) => [
-  f.check_id,
-  f.passed,
-  f.failed,
-  f.last_pass.map(isoOrNull),
-  f.last_fail.map(isoOrNull),
-  f.p95,
-  f.p97,
-  f.p99,
-  f.rolling1h,
-];
+/** The parameters $2–$10 of FIGURES_SUMMARY_SQL (each array's text written at once, db/arrayParam.ts). */
+export const figuresParams = (f: RangeFigures) =>
+  [
+    f.check_id,
+    f.passed,
+    f.failed,
+    f.last_pass.map(isoOrNull),
+    f.last_fail.map(isoOrNull),
+    f.p95,
+    f.p97,
+    f.p99,
+    f.rolling1h,
+  ].map(arrayParam);
 
 /**
  * The precomputed figures of a range ($1 the range key) with the runs recorded since they were
