@@ -13,7 +13,7 @@ import { edgeFigures, type RangeFigures } from '../src/health/edgeFigures.js';
 import { FIGURES_SUMMARY_SQL, figuresParams } from '../src/health/summary.js';
 import { SummaryTemplates } from '../src/health/summaryTemplates.js';
 import { consoleRowOf } from '../src/health/summaryConsole.js';
-import { spareCopyBuffers, takeCopyBuffer, giveCopyBuffer } from '../src/db/copyOut.js';
+import { giveCopyBuffer, SPARE_IDLE_MS, spareCopyBuffers, takeCopyBuffer } from '../src/db/copyOut.js';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
 import { random } from './helpers/random.js';
 import {
@@ -194,7 +194,12 @@ describe.each(databaseKinds())('health summary from edges against brute force on
       // A buffer grown to much more than its data is not kept (the next read is sized from the data).
       giveCopyBuffer(takeCopyBuffer(4_000_000).subarray(0, 100_000));
       expect(spareCopyBuffers().count).toBe(0);
-      for (const d of [again, b, ...drained]) giveCopyBuffer(d);
+      // A spare not reused for SPARE_IDLE_MS is let go.
+      giveCopyBuffer(b, Date.now() - SPARE_IDLE_MS - 1);
+      expect(spareCopyBuffers().count).toBe(1);
+      expect(takeCopyBuffer(1).buffer).not.toBe(b.buffer);
+      expect(spareCopyBuffers().count).toBe(0);
+      for (const d of [again, ...drained]) giveCopyBuffer(d);
     }
   });
 
