@@ -105,12 +105,11 @@ let fruitless = false;
 /** Memory outside V8's heap (Buffers) after the last full collection (the lowest seen since). */
 let externalAfterGc = 0;
 /**
- * How far Buffers may grow past that before the watch collects: the socket chunks of a summary
- * read (~6 MB at 10,000 checks, several a minute on an idle replica) are freed only by a
- * collection, which an idle V8 runs for external memory only some 64 MB later. A full collection
- * of an idle replica's heap takes a few tens of ms, so a small slack costs little.
+ * How far Buffers may grow past that before the watch collects: a summary read's buffers (~6 MB
+ * each at 10,000 checks) are freed only by a collection, which an idle V8 runs for external memory
+ * only some 64 MB later.
  */
-export const EXTERNAL_SLACK_BYTES = 8 * 1_048_576;
+export const EXTERNAL_SLACK_BYTES = 32 * 1_048_576;
 
 /**
  * Every `everyMs`, a round as above when V8 holds a grown young generation or Buffers grew by
@@ -119,7 +118,7 @@ export const EXTERNAL_SLACK_BYTES = 8 * 1_048_576;
  * collects late. After a round that could not shrink the young generation (the process is busy, and
  * uses it), the next for that reason waits `busyGapMs`.
  */
-export function watchMemory({ everyMs = 30_000, busyGapMs = 10 * 60_000, retryMs = 10_000 } = {}): () => void {
+export function watchMemory({ everyMs = 60_000, busyGapMs = 10 * 60_000, retryMs = 10_000 } = {}): () => void {
   const watch = setInterval(() => {
     // V8 frees the Buffers a collection found dead on a background thread, after it returns: the
     // figure read right after may still count them, so the lowest seen since is the mark.

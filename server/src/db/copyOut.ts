@@ -11,13 +11,13 @@ interface CopyData {
 
 /**
  * The binary COPY data of `sql` (a COPY … TO STDOUT statement), as one buffer, first sized
- * `expectBytes` (the caller's last size: one allocation instead of a doubling series) and taken from
- * the spare COPY buffers when one is big enough. Give it back with giveCopyBuffer once read.
+ * `expectBytes` (the caller's last size: one allocation instead of a doubling series, as the
+ * buffers are garbage V8 frees only at its next collection).
  */
 export async function copyOutBinary(client: PoolClient, sql: string, expectBytes = 0): Promise<Buffer> {
   const { Query } = (await import('pg')).default;
   return new Promise<Buffer>((resolve, reject) => {
-    let buf = takeCopyBuffer(Math.ceil(expectBytes * 1.1));
+    let buf = Buffer.allocUnsafe(Math.max(64 * 1024, Math.ceil(expectBytes * 1.1)));
     let len = 0;
     class CopyOut extends Query {
       // The parser reuses its buffer: each message's bytes are copied out before the next arrives.
@@ -32,65 +32,8 @@ export async function copyOutBinary(client: PoolClient, sql: string, expectBytes
         len += n;
       }
     }
-    client.query(
-      new CopyOut(sql, [], (err: Error | undefined) => {
-        if (!err) return resolve(buf.subarray(0, len));
-        giveCopyBuffer(buf);
-        reject(err);
-      }),
-    );
+    client.query(new CopyOut(sql, [], (err: Error | undefined) => (err ? reject(err) : resolve(buf.subarray(0, len)))));
   });
-}
-
-/**
- * Spare buffers for binary COPY reads, reused. A replica reads several MB of edges a few times a
- * minute even when nobody asks (the edge job, the precomputed ranges), and V8 frees a dead Buffer
- * only at its next collection, which an idle server runs seldom: without reuse, tens of MB of dead
- * buffers stayed in RSS (bench/README.md, health-summary-memory).
- */
-const spare: Array<{ b: Buffer; at: number }> = [];
-const SPARE_MAX = 4;
-const SPARE_BYTES_MAX = 32 * 1_048_576;
-/**
- * A spare not reused for this long is let go: what the minute's background reads use stays, what
- * a burst of requests left does not.
- */
-export const SPARE_IDLE_MS = 90_000;
-const MIN_COPY_BUFFER = 64 * 1024;
-
-function prune(now: number): void {
-  while (spare.length && now - spare[0]!.at > SPARE_IDLE_MS) spare.shift();
-}
-
-/** The smallest spare buffer of at least `min` bytes, or a new one. */
-export function takeCopyBuffer(min: number, now = Date.now()): Buffer {
-  prune(now);
-  let best = -1;
-  for (let i = 0; i < spare.length; i++)
-    if (spare[i]!.b.length >= min && (best < 0 || spare[i]!.b.length < spare[best]!.b.length)) best = i;
-  if (best >= 0) return spare.splice(best, 1)[0]!.b;
-  return Buffer.allocUnsafe(Math.max(MIN_COPY_BUFFER, min));
-}
-
-/**
- * Gives back the buffer of COPY data (copyOutBinary's result) once nothing reads it any more; other
- * buffers are ignored, and so is one grown to more than twice its data (the next read of that kind
- * is sized from its data). The last given are kept: SPARE_MAX of them, SPARE_BYTES_MAX in all.
- */
-export function giveCopyBuffer(data: Buffer, now = Date.now()): void {
-  const whole = data.buffer;
-  if (!(whole instanceof ArrayBuffer) || whole.byteLength < MIN_COPY_BUFFER) return;
-  if (whole.byteLength > 2 * data.length + MIN_COPY_BUFFER) return;
-  if (spare.some((s) => s.b.buffer === whole)) return;
-  spare.push({ b: Buffer.from(whole), at: now });
-  prune(now);
-  let bytes = spare.reduce((n, s) => n + s.b.length, 0);
-  while (spare.length > SPARE_MAX || bytes > SPARE_BYTES_MAX) bytes -= spare.shift()!.b.length;
-}
-
-/** How many spare COPY buffers are kept, and their bytes (tests, metrics). */
-export function spareCopyBuffers(): { count: number; bytes: number } {
-  return { count: spare.length, bytes: spare.reduce((n, s) => n + s.b.length, 0) };
 }
 
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');

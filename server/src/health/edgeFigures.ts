@@ -94,15 +94,9 @@ export async function edgeFigures(
   if (startAt !== null && endAt !== null && startAt > endAt) startAt = endAt;
   const hourAt = nearestEdge(c.times, c.origin, now - 3_600_000, c.builtTo);
   const date = (t: number | null) => (t === null ? null : new Date(t));
-  const [{ ids, n: e, at, b, release }, tail] = await Promise.all([
+  const [{ ids, n: e, at, b }, tail] = await Promise.all([
     endAt === null
-      ? Promise.resolve({
-          ids: [],
-          n: new Float64Array(0),
-          at: new Int32Array(0),
-          b: Buffer.alloc(0),
-          release: () => undefined,
-        })
+      ? Promise.resolve({ ids: [], n: new Float64Array(0), at: new Int32Array(0), b: Buffer.alloc(0) })
       : readRangeEdges(db, {
           end: new Date(endAt),
           start: date(startAt),
@@ -146,40 +140,35 @@ export async function edgeFigures(
     out.p99.push(orNull(q[2]!));
     out.rolling1h.push(n > 0 ? Math.round(sum / n) : null);
   };
-  // b is read until the last check's quantiles, then goes back to the spare COPY buffers.
-  try {
-    for (let i = 0; i < ids.length; i++) {
-      if (slices.due()) await slices.pause();
-      const id = ids[i]!;
-      const o = i * RANGE_FIELDS;
-      const r = tail.get(id);
-      const x = r?.inRange;
-      const passed = e[o + RangeField.Passed]! - e[o + RangeField.StartPassed]! + (x?.passed ?? 0);
-      const failed = e[o + RangeField.Failed]! - e[o + RangeField.StartFailed]! + (x?.failed ?? 0);
-      // rolling1h: everything up to now (the latest edge and the runs since) minus the edge an hour ago.
-      const n = e[o + RangeField.LatestTotal]! - e[o + RangeField.HourTotal]! + (r?.n ?? 0);
-      const sum = e[o + RangeField.LatestSum]! - e[o + RangeField.HourSum]! + (r?.durationSum ?? 0);
-      topQuantiles(b, at[2 * i]!, at[2 * i + 1]!, r?.keys ?? NO_KEYS, q);
-      add(
-        id,
-        passed,
-        failed,
-        lastOf(msOrNull(e[o + RangeField.LastPass]!), x?.lastPass ?? null),
-        lastOf(msOrNull(e[o + RangeField.LastFail]!), x?.lastFail ?? null),
-        n,
-        sum,
-      );
-      seen.add(id);
-    }
-    // Checks whose first runs came after the latest edge.
-    for (const [id, r] of tail) {
-      if (seen.has(id)) continue;
-      if (slices.due()) await slices.pause();
-      topQuantiles(b, -1, -1, r.keys, q);
-      add(id, r.inRange.passed, r.inRange.failed, r.inRange.lastPass, r.inRange.lastFail, r.n, r.durationSum);
-    }
-  } finally {
-    release();
+  for (let i = 0; i < ids.length; i++) {
+    if (slices.due()) await slices.pause();
+    const id = ids[i]!;
+    const o = i * RANGE_FIELDS;
+    const r = tail.get(id);
+    const x = r?.inRange;
+    const passed = e[o + RangeField.Passed]! - e[o + RangeField.StartPassed]! + (x?.passed ?? 0);
+    const failed = e[o + RangeField.Failed]! - e[o + RangeField.StartFailed]! + (x?.failed ?? 0);
+    // rolling1h: everything up to now (the latest edge and the runs since) minus the edge an hour ago.
+    const n = e[o + RangeField.LatestTotal]! - e[o + RangeField.HourTotal]! + (r?.n ?? 0);
+    const sum = e[o + RangeField.LatestSum]! - e[o + RangeField.HourSum]! + (r?.durationSum ?? 0);
+    topQuantiles(b, at[2 * i]!, at[2 * i + 1]!, r?.keys ?? NO_KEYS, q);
+    add(
+      id,
+      passed,
+      failed,
+      lastOf(msOrNull(e[o + RangeField.LastPass]!), x?.lastPass ?? null),
+      lastOf(msOrNull(e[o + RangeField.LastFail]!), x?.lastFail ?? null),
+      n,
+      sum,
+    );
+    seen.add(id);
+  }
+  // Checks whose first runs came after the latest edge.
+  for (const [id, r] of tail) {
+    if (seen.has(id)) continue;
+    if (slices.due()) await slices.pause();
+    topQuantiles(b, -1, -1, r.keys, q);
+    add(id, r.inRange.passed, r.inRange.failed, r.inRange.lastPass, r.inRange.lastFail, r.n, r.durationSum);
   }
   return out;
 }

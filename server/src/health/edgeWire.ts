@@ -5,7 +5,7 @@
 // 10,000 checks: a range's edges in 80–88 ms by COPY, 112–133 ms as base64, ~150 ms row by row
 // (bench/README.md, health-sketch).
 import type { Queryable } from '../db/database.js';
-import { CopyReader, giveCopyBuffer, timestampLiteral } from '../db/copyOut.js';
+import { CopyReader, timestampLiteral } from '../db/copyOut.js';
 import { decodeSketch, emptySketch } from './sketchDense.js';
 import { keyOf } from './sketch.js';
 import type { EdgeState } from './edges.js';
@@ -65,7 +65,6 @@ async function readEdgesCopy(db: Queryable, at: Date, slices: Slices): Promise<M
     };
     out.set(id, e);
   }
-  giveCopyBuffer(r.b); // the sketches were copied out
   return out;
 }
 
@@ -184,7 +183,6 @@ async function readRecentCopy(db: Queryable, from: Date, end: Date, slices: Slic
     r.field();
     out.set(id, recentRuns(n, sum, inN, passed, lastPass, lastFail, r.b, r.p));
   }
-  giveCopyBuffer(r.b);
   return out;
 }
 
@@ -250,14 +248,12 @@ export const RANGE_FIELDS = 10;
 /**
  * A range's edges, one entry per check that has an end edge: `n` holds RANGE_FIELDS numbers per
  * check (RangeField), `at` the offsets in `b` of its end and start sketches (-1: none or empty).
- * `release()` once `b` is read no more (a COPY buffer goes back to the spares).
  */
 export interface RangeEdges {
   ids: string[];
   n: Float64Array;
   at: Int32Array;
   b: Buffer;
-  release(): void;
 }
 
 /**
@@ -315,13 +311,7 @@ async function readRangeCopy(db: Queryable, { end, start, latest, hour }: RangeI
     for (let k = RangeField.StartPassed; k <= RangeField.HourSum; k++) n[o + k] = r.int8(r.field(), 0);
     for (let k = 0; k < 2; k++) at[2 * i + k] = r.field() > 0 ? r.p : -1;
   }
-  return {
-    ids,
-    n: n.subarray(0, ids.length * RANGE_FIELDS),
-    at: at.subarray(0, ids.length * 2),
-    b: data,
-    release: () => giveCopyBuffer(data),
-  };
+  return { ids, n: n.subarray(0, ids.length * RANGE_FIELDS), at: at.subarray(0, ids.length * 2), b: data };
 }
 
 async function readRangeBase64(db: Queryable, { end, start, latest, hour }: RangeInstants): Promise<RangeEdges> {
@@ -355,7 +345,7 @@ async function readRangeBase64(db: Queryable, { end, start, latest, hour }: Rang
       p += 4 + len;
     }
   }
-  return { ids, n, at, b, release: () => undefined };
+  return { ids, n, at, b };
 }
 
 export { int8, msOrNull };
