@@ -130,7 +130,7 @@ const WRITE_BATCH = 5_000;
 
 /**
  * Writes (or replaces) the edges of some checks at one instant. The sketches of a batch go as one
- * bytea parameter (sent as its bytes) cut by their lengths in SQL, and the times as milliseconds:
+ * bytea parameter (sent as its bytes) cut by offsets in SQL, and the times as milliseconds:
  * a sketch as a hex string in a text[] parameter made ~14 KB of garbage per check, ~140 MB a
  * minute at 10,000 checks, which kept an idle server's heap grown.
  */
