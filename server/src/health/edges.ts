@@ -167,7 +167,7 @@ export async function writeEdges(
     );
     written += batch.ids.length;
     batch = newBatch();
-    sketches.p = 0;
+    sketches.reset();
   };
   for (const [id, e] of edges) {
     if (e.total === 0) continue;

@@ -117,6 +117,11 @@ export class SketchWriter {
   bytes(): Buffer {
     return this.buf.subarray(0, this.p);
   }
+
+  /** Starts again at the beginning of the same buffer (what was written is no longer needed). */
+  reset(): void {
+    this.p = 0;
+  }
 }
 
 /** The stored form (see the top of this file); leading and trailing empty bins are left out. */
