@@ -233,6 +233,11 @@ describe.each(databaseKinds())('health summary from edges against brute force on
     const thirdItems = JSON.parse(third.text()) as Parameters<typeof consoleRowOf>[0][];
     expect(thirdItems.find((i) => i.id === ids.steady)!.description).toBe(tricky);
     expect(parsed(third.rows())).toEqual(parsed(thirdItems.map(consoleRowOf)));
+    // A server's first answer reads every item at once (by binary COPY on PostgreSQL): the same answer.
+    const cold = await new SummaryTemplates(60_000).answer(test.db, null, f, { rows: true });
+    expect(cold.rebuilt).toBe(3);
+    expect(cold.bytes().equals(third.bytes())).toBe(true);
+    expect(cold.rows()).toEqual(third.rows());
     const none = await templates.answer(test.db, JSON.stringify({ nope: 'x' }), f);
     expect(none.text()).toBe('[]');
     expect(none.bytes().toString()).toBe('[]');
@@ -244,10 +249,11 @@ describe.each(databaseKinds())('health summary from edges against brute force on
     const f = (await edgeFigures(test.db, new Date(now - DAY), new Date()))!;
     await test.db.query(`UPDATE checks SET labels = $2::jsonb, updated_at = now() WHERE id = $1`, [
       ids.bimodal,
-      JSON.stringify({ tier: 'gold', note: 'a "quoted", {braced} ünïcode\\value' }),
+      JSON.stringify({ tier: "gold's $& $1 \\", note: 'a "quoted", {braced} ünïcode\\value' }),
     ]);
     const templates = new SummaryTemplates(60_000);
-    const gold = await templates.answer(test.db, JSON.stringify({ tier: 'gold' }), f);
+    // The filter goes into the first answer's COPY as an SQL literal: its quote and dollars stay text.
+    const gold = await templates.answer(test.db, JSON.stringify({ tier: "gold's $& $1 \\" }), f);
     expect(gold.rebuilt).toBe(1);
     expect(gold.ids).toEqual([ids.bimodal]);
     expect(templates.size).toBe(1);

@@ -86,3 +86,6 @@ export class CopyReader {
 
 /** A timestamp as an SQL literal (COPY takes no parameters; the value is ours, never the caller's text). */
 export const timestampLiteral = (d: Date) => `'${d.toISOString()}'::timestamptz`;
+
+/** A text as an SQL string literal (COPY takes no parameters), escaped whatever standard_conforming_strings says. */
+export const textLiteral = (s: string) => `E'${s.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;

@@ -147,6 +147,13 @@ WHERE c.id = ANY($1::uuid[])`;
 export const ALL_TEMPLATE_ITEMS_SQL = `${TEMPLATE_ITEMS}${labelFilter('$1')}
 ORDER BY ca.name, c.name, c.id`;
 
+/**
+ * ALL_TEMPLATE_ITEMS_SQL as binary COPY (the id as text), for a label filter written as an SQL
+ * literal (COPY takes no parameters): the server keeps the items' bytes as they arrive.
+ */
+export const allTemplateItemsCopy = (labels: string) =>
+  `COPY (${ALL_TEMPLATE_ITEMS_SQL.replace('SELECT c.id,', 'SELECT c.id::text,').replaceAll('$1', () => labels)}) TO STDOUT (FORMAT binary)`;
+
 /** The items of some checks ($3 ids) from precomputed figures ($1 range key, $2 computed_at). */
 export const PRECOMPUTED_ITEMS_SQL = `WITH ${precomputedStats('check_id = ANY($3::uuid[])')}
 SELECT c.id, row_to_json(x)::text AS json${LIVE_CHECKS}

@@ -9,19 +9,26 @@
 // their fields before and after the figures; a console answer has its rows' parts cut while the
 // figures are still being read (API clients never need them).
 import type { Queryable } from '../db/database.js';
+import { CopyReader, textLiteral } from '../db/copyOut.js';
 import type { RangeFigures } from './edgeFigures.js';
 import { CONSOLE_COLUMNS, type Item } from './summaryConsole.js';
-import { ALL_TEMPLATE_ITEMS_SQL, SUMMARY_CHECKS_SQL, TEMPLATE_ITEMS_SQL } from './summary.js';
+import { ALL_TEMPLATE_ITEMS_SQL, allTemplateItemsCopy, SUMMARY_CHECKS_SQL, TEMPLATE_ITEMS_SQL } from './summary.js';
 
 export interface Template {
   v: string;
-  /** The item's JSON up to `"uptime":` and from `,"last_runtime"` on. */
-  head: string;
-  tail: string;
+  /**
+   * UTF-8 bytes holding the JSON objects of the item's fields before its figures and after them:
+   * `b[head, headEnd)` is the first without its `}`, `b[tail, tailEnd)` the second without its `{`.
+   * A server's first answer keeps every item in the one buffer its binary COPY arrived in, so an
+   * answer copies bytes: it neither decodes nor encodes the items' 7 MB.
+   */
+  b: Buffer;
+  head: number;
+  headEnd: number;
+  tail: number;
+  tailEnd: number;
   /** Its console row up to `passed` and after `rolling1h`, once a console answer needed them. */
   row?: { head: string; tail: string };
-  /** The UTF-8 length of head and tail, once an answer was written as bytes. */
-  bytes?: number;
 }
 
 /** The console columns the figures fill (summaryConsole.ts CONSOLE_COLUMNS 15–18). */
@@ -63,17 +70,36 @@ const num = (v: number | null | undefined) => (v === null || v === undefined ? '
 const FIGURES_MAX = 384;
 
 /** The figures of a check the range has no runs of. */
-const NO_FIGURES = `"uptime":{"passed":0,"failed":0,"last_pass":null,"last_fail":null},"latency":{"p95":null,"p97":null,"p99":null,"rolling1h":null}`;
+const NO_FIGURES = `,"uptime":{"passed":0,"failed":0,"last_pass":null,"last_fail":null},"latency":{"p95":null,"p97":null,"p99":null,"rolling1h":null},`;
 
 /** A template from the JSON objects of an item's fields before and after its figures (TEMPLATE_ITEMS). */
 export function template(v: string, head: string, tail: string): Template {
-  return { v, head: `${head.slice(0, -1)},`, tail: `,${tail.slice(1)}` };
+  const b = Buffer.from(head + tail);
+  const cut = Buffer.byteLength(head);
+  return { v, b, head: 0, headEnd: cut - 1, tail: cut + 1, tailEnd: b.length };
+}
+
+/** The templates of a binary COPY of allTemplateItemsCopy, in order: all of them read from its buffer. */
+export function templatesOfCopy(data: Buffer): Array<{ id: string; t: Template }> {
+  const r = new CopyReader(data);
+  const out: Array<{ id: string; t: Template }> = [];
+  while (r.tuple() === 4) {
+    const id = r.text(r.field());
+    const v = r.text(r.field());
+    const hl = r.field();
+    const head = r.p;
+    const tl = r.field();
+    out.push({ id, t: { v, b: data, head, headEnd: head + hl - 1, tail: r.p + 1, tailEnd: r.p + tl } });
+  }
+  return out;
 }
 
 /** The console row of a template around its four figures (consoleRowOf's columns, summaryConsole.ts). */
 export function rowParts(t: Template): { head: string; tail: string } {
   if (t.row) return t.row;
-  const item = JSON.parse(`${t.head}"uptime":null,"latency":null${t.tail}`) as Item;
+  const item = JSON.parse(
+    `${t.b.toString('utf8', t.head, t.headEnd)},"uptime":null,"latency":null,${t.b.toString('utf8', t.tail, t.tailEnd)}`,
+  ) as Item;
   const cols = CONSOLE_COLUMNS.map((col) => item[col] ?? null);
   const before = JSON.stringify(cols.slice(0, FIRST_FIGURE_COLUMN));
   const after = JSON.stringify(cols.slice(FIRST_FIGURE_COLUMN + FIGURE_COLUMNS));
@@ -103,6 +129,8 @@ interface TemplateRow {
 export class SummaryTemplates {
   private items = new Map<string, Template>();
   private used = 0;
+  /** The size of the last binary COPY of every item (the next one's buffer is sized from it). */
+  private copyBytes = 0;
 
   constructor(private readonly idleMs = 5 * 60_000) {}
 
@@ -120,7 +148,20 @@ export class SummaryTemplates {
   /** The checks matching `labels`, in order, with their templates made up to date. */
   private async kept(db: Queryable, labels: string | null): Promise<{ rows: Array<{ id: string }>; rebuilt: number }> {
     if (this.items.size === 0) {
-      // Nothing kept: every item is needed, so they come with the list (one query, not two in turn).
+      // Nothing kept: every item is needed, so they come with the list (one query, not two in turn),
+      // on PostgreSQL by binary COPY.
+      if (db.copyOut) {
+        const data = await db.copyOut(
+          allTemplateItemsCopy(labels === null ? 'NULL' : textLiteral(labels)),
+          this.copyBytes,
+        );
+        this.copyBytes = data.length;
+        const rows = templatesOfCopy(data).map(({ id, t }) => {
+          this.items.set(id, t);
+          return { id };
+        });
+        return { rows, rebuilt: rows.length };
+      }
       const { rows } = await db.query<TemplateRow>(ALL_TEMPLATE_ITEMS_SQL, [labels]);
       for (const r of rows) this.items.set(r.id, template(r.v, r.head, r.tail));
       return { rows, rebuilt: rows.length };
@@ -173,28 +214,28 @@ export class SummaryTemplates {
     const figuresOf = (i: number | undefined) =>
       i === undefined
         ? NO_FIGURES
-        : `"uptime":{"passed":${f.passed[i]},"failed":${f.failed[i]},"last_pass":${pgTimestamp(f.last_pass[i]!)},"last_fail":${pgTimestamp(f.last_fail[i]!)}},"latency":{"p95":${num(f.p95[i])},"p97":${num(f.p97[i])},"p99":${num(f.p99[i])},"rolling1h":${num(f.rolling1h[i])}}`;
+        : `,"uptime":{"passed":${f.passed[i]},"failed":${f.failed[i]},"last_pass":${pgTimestamp(f.last_pass[i]!)},"last_fail":${pgTimestamp(f.last_fail[i]!)}},"latency":{"p95":${num(f.p95[i])},"p97":${num(f.p97[i])},"p99":${num(f.p99[i])},"rolling1h":${num(f.rolling1h[i])}},`;
     // Each form is written only when asked for: the page asks for console rows, API clients for JSON.
+    const bytes = () => {
+      // The items' bytes copied into one buffer and their figures written between: nothing to encode.
+      let size = 2 + picked.length;
+      for (const [t] of picked) size += t.headEnd - t.head + t.tailEnd - t.tail + FIGURES_MAX;
+      const b = Buffer.allocUnsafe(size);
+      let p = 0;
+      b[p++] = 91; // [
+      for (let k = 0; k < picked.length; k++) {
+        const [t, i] = picked[k]!;
+        if (k) b[p++] = 44; // ,
+        p += t.b.copy(b, p, t.head, t.headEnd);
+        p += b.write(figuresOf(i), p, 'latin1');
+        p += t.b.copy(b, p, t.tail, t.tailEnd);
+      }
+      b[p++] = 93; // ]
+      return b.subarray(0, p);
+    };
     return {
-      text: () => `[${picked.map(([t, i]) => `${t.head}${figuresOf(i)}${t.tail}`).join(',')}]`,
-      bytes: () => {
-        // Written straight into one buffer: no 7 MB string to flatten and encode again.
-        let size = 2 + picked.length;
-        for (const [t] of picked)
-          size += (t.bytes ??= Buffer.byteLength(t.head) + Buffer.byteLength(t.tail)) + FIGURES_MAX;
-        const b = Buffer.allocUnsafe(size);
-        let p = 0;
-        b[p++] = 91; // [
-        for (let k = 0; k < picked.length; k++) {
-          const [t, i] = picked[k]!;
-          if (k) b[p++] = 44; // ,
-          p += b.write(t.head, p, 'utf8');
-          p += b.write(figuresOf(i), p, 'latin1');
-          p += b.write(t.tail, p, 'utf8');
-        }
-        b[p++] = 93; // ]
-        return b.subarray(0, p);
-      },
+      text: () => bytes().toString(),
+      bytes,
       ids,
       rows: () =>
         picked.map(([t, i]) => {
