@@ -132,10 +132,11 @@ SELECT t.next, x.* FROM t LEFT JOIN LATERAL (
 
 /**
  * Each check's item around its figures, as the JSON of the fields before them (`head`) and after
- * them (`tail`), with its version: summaryTemplates.ts joins them around any range's figures.
+ * them (`tail`), with its version and sort key: summaryTemplates.ts joins them around any range's
+ * figures.
  */
 const TEMPLATE_ITEMS = `
-SELECT c.id, ${VERSION}::text AS v, row_to_json(h)::text AS head, row_to_json(t)::text AS tail${LIVE_CHECKS}
+SELECT c.id, ${VERSION}::text AS v, ca.name || E'\\n' || c.name AS k, row_to_json(h)::text AS head, row_to_json(t)::text AS tail${LIVE_CHECKS}
 CROSS JOIN LATERAL (SELECT ${ITEM_HEAD}) h
 CROSS JOIN LATERAL (SELECT ${ITEM_TAIL}) t`;
 
@@ -153,6 +154,43 @@ ORDER BY ca.name, c.name, c.id`;
  */
 export const allTemplateItemsCopy = (labels: string) =>
   `COPY (${ALL_TEMPLATE_ITEMS_SQL.replace('SELECT c.id,', 'SELECT c.id::text,').replaceAll('$1', () => labels)}) TO STDOUT (FORMAT binary)`;
+
+/** The precomputed figures of a range ($1 range key, $2 computed_at), as edgeFigures.ts gives figures. */
+const PRECOMPUTED_FIGURES_SQL = `WITH ${precomputedStats()}
+SELECT s.check_id AS id, s.passed::float8 AS passed, s.failed::float8 AS failed,
+       floor(extract(epoch FROM s.last_pass) * 1000)::float8 AS last_pass,
+       floor(extract(epoch FROM s.last_fail) * 1000)::float8 AS last_fail, s.p95, s.p97, s.p99, s.rolling1h
+FROM s`;
+
+/**
+ * A precomputed range's figures as computed at `asOf` with the runs recorded since added (the
+ * percentiles as computed): what a server's first answer of the range writes between its items'
+ * templates (summaryViews.ts). Times to the millisecond.
+ */
+export async function precomputedFigures(db: Queryable, range: PrecomputedRange, asOf: Date): Promise<RangeFigures> {
+  type Row = {
+    id: string;
+    passed: number;
+    failed: number;
+    last_pass: number | null;
+    last_fail: number | null;
+  } & Record<'p95' | 'p97' | 'p99' | 'rolling1h', number | null>;
+  const { rows } = await db.query<Row>(PRECOMPUTED_FIGURES_SQL, [range.key, asOf]);
+  const col = <K extends keyof Row>(k: K) => rows.map((r) => r[k]);
+  return {
+    from: new Date(asOf.getTime() - range.ms),
+    to: asOf,
+    check_id: col('id'),
+    passed: col('passed'),
+    failed: col('failed'),
+    last_pass: col('last_pass'),
+    last_fail: col('last_fail'),
+    p95: col('p95'),
+    p97: col('p97'),
+    p99: col('p99'),
+    rolling1h: col('rolling1h'),
+  };
+}
 
 /** The items of some checks ($3 ids) from precomputed figures ($1 range key, $2 computed_at). */
 export const PRECOMPUTED_ITEMS_SQL = `WITH ${precomputedStats('check_id = ANY($3::uuid[])')}

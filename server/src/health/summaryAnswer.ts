@@ -6,18 +6,15 @@ import zlib from 'node:zlib';
 import type { Context } from 'hono';
 import type { Database } from '../db/database.js';
 import { HttpError } from '../auth/middleware.js';
-import { releaseMemorySoon } from '../memory.js';
 import { acceptsGzip } from '../http/encoding.js';
 import { healthWrites } from './store.js';
 import { freshComputedAt, precomputedRangeOf, summarySqlFor } from './summary.js';
-import { SummaryTemplates } from './summaryTemplates.js';
+import { rowOf } from './summaryItems.js';
 import { edgeClock, edgeFigures } from './edgeFigures.js';
 import { consoleRowOf, etagOf, gzipEtag, notModified } from './summaryConsole.js';
 import {
   gzipSummary,
-  rowOf,
   SUMMARY_HEAD,
-  SUMMARY_VIEW_IDLE_MS,
   SUMMARY_VIEW_MAX_AGE_MS,
   summaryTail,
   type SummaryView,
@@ -101,15 +98,9 @@ export function summaryHandler(
 ) {
   // Recent answers computed on request, by normalized query; they do not depend on the caller.
   const live = new Map<string, LiveEntry>();
-  // The checks' items split around their figures, for answers from the edges (summaryTemplates.ts).
-  // Dropped after the summary's idle time (HEALTH_SUMMARY_IDLE_MS), like the views and streams.
-  const templates = new SummaryTemplates(SUMMARY_VIEW_IDLE_MS);
-  setInterval(
-    () => {
-      if (templates.sweep()) releaseMemorySoon();
-    },
-    Math.min(60_000, Math.max(1_000, SUMMARY_VIEW_IDLE_MS / 2)),
-  ).unref();
+  // The checks' items split around their figures (summaryTemplates.ts), shared with the views and
+  // swept with them after the summary's idle time (HEALTH_SUMMARY_IDLE_MS).
+  const { templates } = views;
 
   function liveAnswer(
     key: string,

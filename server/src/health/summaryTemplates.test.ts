@@ -39,7 +39,12 @@ describe('rowParts', () => {
     const keys = Object.keys(it);
     const pick = (from: number, to: number) => Object.fromEntries(keys.slice(from, to).map((k) => [k, it[k]]));
     const u = keys.indexOf('uptime');
-    return template('', itemText(pick(0, u), labels), itemText(pick(u + 2, keys.length), labels));
+    return template({
+      v: '',
+      k: '',
+      head: itemText(pick(0, u), labels),
+      tail: itemText(pick(u + 2, keys.length), labels),
+    });
   };
   const base = (over: Record<string, unknown>) => ({
     id: '7d3a1c1e-0000-4000-8000-000000000001',

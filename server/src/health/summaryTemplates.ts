@@ -16,6 +16,8 @@ import { ALL_TEMPLATE_ITEMS_SQL, allTemplateItemsCopy, SUMMARY_CHECKS_SQL, TEMPL
 
 export interface Template {
   v: string;
+  /** Its sort key (canary name, newline, check name). */
+  k: string;
   /**
    * UTF-8 bytes holding the JSON objects of the item's fields before its figures and after them:
    * `b[head, headEnd)` is the first without its `}`, `b[tail, tailEnd)` the second without its `{`.
@@ -73,23 +75,24 @@ const FIGURES_MAX = 384;
 const NO_FIGURES = `,"uptime":{"passed":0,"failed":0,"last_pass":null,"last_fail":null},"latency":{"p95":null,"p97":null,"p99":null,"rolling1h":null},`;
 
 /** A template from the JSON objects of an item's fields before and after its figures (TEMPLATE_ITEMS). */
-export function template(v: string, head: string, tail: string): Template {
+export function template({ v, k, head, tail }: Omit<TemplateRow, 'id'>): Template {
   const b = Buffer.from(head + tail);
   const cut = Buffer.byteLength(head);
-  return { v, b, head: 0, headEnd: cut - 1, tail: cut + 1, tailEnd: b.length };
+  return { v, k, b, head: 0, headEnd: cut - 1, tail: cut + 1, tailEnd: b.length };
 }
 
 /** The templates of a binary COPY of allTemplateItemsCopy, in order: all of them read from its buffer. */
 export function templatesOfCopy(data: Buffer): Array<{ id: string; t: Template }> {
   const r = new CopyReader(data);
   const out: Array<{ id: string; t: Template }> = [];
-  while (r.tuple() === 4) {
+  while (r.tuple() === 5) {
     const id = r.text(r.field());
     const v = r.text(r.field());
+    const k = r.text(r.field());
     const hl = r.field();
     const head = r.p;
     const tl = r.field();
-    out.push({ id, t: { v, b: data, head, headEnd: head + hl - 1, tail: r.p + 1, tailEnd: r.p + tl } });
+    out.push({ id, t: { v, k, b: data, head, headEnd: head + hl - 1, tail: r.p + 1, tailEnd: r.p + tl } });
   }
   return out;
 }
@@ -112,6 +115,8 @@ export interface TemplatedAnswer {
   text: () => string;
   /** The same as UTF-8 bytes, written straight into one buffer. */
   bytes: () => Buffer;
+  /** Each item's JSON (slices of one buffer), with its template's version and sort key, in order. */
+  items: () => Array<{ id: string; v: string; k: string; json: Buffer }>;
   ids: string[];
   /** The console rows, written on each call. */
   rows: () => string[];
@@ -122,6 +127,7 @@ export interface TemplatedAnswer {
 interface TemplateRow {
   id: string;
   v: string;
+  k: string;
   head: string;
   tail: string;
 }
@@ -163,14 +169,14 @@ export class SummaryTemplates {
         return { rows, rebuilt: rows.length };
       }
       const { rows } = await db.query<TemplateRow>(ALL_TEMPLATE_ITEMS_SQL, [labels]);
-      for (const r of rows) this.items.set(r.id, template(r.v, r.head, r.tail));
+      for (const r of rows) this.items.set(r.id, template(r));
       return { rows, rebuilt: rows.length };
     }
     const { rows } = await db.query<{ id: string; v: string }>(SUMMARY_CHECKS_SQL, [labels]);
     const stale = rows.filter((r) => this.items.get(r.id)?.v !== r.v).map((r) => r.id);
     for (let i = 0; i < stale.length; i += 5_000) {
       const { rows: fresh } = await db.query<TemplateRow>(TEMPLATE_ITEMS_SQL, [stale.slice(i, i + 5_000)]);
-      for (const r of fresh) this.items.set(r.id, template(r.v, r.head, r.tail));
+      for (const r of fresh) this.items.set(r.id, template(r));
     }
     if (labels === null && this.items.size > rows.length) {
       const live = new Set(rows.map((r) => r.id));
@@ -216,7 +222,8 @@ export class SummaryTemplates {
         ? NO_FIGURES
         : `,"uptime":{"passed":${f.passed[i]},"failed":${f.failed[i]},"last_pass":${pgTimestamp(f.last_pass[i]!)},"last_fail":${pgTimestamp(f.last_fail[i]!)}},"latency":{"p95":${num(f.p95[i])},"p97":${num(f.p97[i])},"p99":${num(f.p99[i])},"rolling1h":${num(f.rolling1h[i])}},`;
     // Each form is written only when asked for: the page asks for console rows, API clients for JSON.
-    const bytes = () => {
+    /** `ends`: where each item ends in the answer's buffer (its own array is written in). */
+    const bytes = (ends?: number[]) => {
       // The items' bytes copied into one buffer and their figures written between: nothing to encode.
       let size = 2 + picked.length;
       for (const [t] of picked) size += t.headEnd - t.head + t.tailEnd - t.tail + FIGURES_MAX;
@@ -229,13 +236,24 @@ export class SummaryTemplates {
         p += t.b.copy(b, p, t.head, t.headEnd);
         p += b.write(figuresOf(i), p, 'latin1');
         p += t.b.copy(b, p, t.tail, t.tailEnd);
+        ends?.push(p);
       }
       b[p++] = 93; // ]
       return b.subarray(0, p);
     };
     return {
       text: () => bytes().toString(),
-      bytes,
+      bytes: () => bytes(),
+      items: () => {
+        const ends: number[] = [];
+        const b = bytes(ends);
+        return picked.map(([t], k) => ({
+          id: ids[k]!,
+          v: t.v,
+          k: t.k,
+          json: b.subarray(k ? ends[k - 1]! + 1 : 1, ends[k]),
+        }));
+      },
       ids,
       rows: () =>
         picked.map(([t, i]) => {

@@ -1,154 +1,18 @@
-// The answers of the precomputed ranges as this replica keeps them: the items of each range
-// (SummaryItems, rebuilt only for the checks that changed) and the unfiltered answer of each range
-// (SummaryViews, kept up to date in the background while someone asks for it), with the gzip of
-// an answer made once per update. The figures themselves are summary.ts's.
+// The answers of the precomputed ranges as this replica keeps them: the unfiltered answer of each
+// range (SummaryViews, kept up to date in the background while someone asks for it) from its items
+// (summaryItems.ts), with the gzip of an answer made once per update. The figures themselves are
+// summary.ts's.
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Queryable } from '../db/database.js';
 import { logger } from '../log.js';
 import { releaseMemorySoon } from '../memory.js';
-import { ConsoleStreams, consoleRow, etagOf } from './summaryConsole.js';
-import {
-  CHANGED_CHECKS_SQL,
-  freshComputedAt,
-  PRECOMPUTED_ITEMS_SQL,
-  PRECOMPUTED_RANGES,
-  SUMMARY_CHECKS_SQL,
-  type PrecomputedRange,
-} from './summary.js';
+import { ConsoleStreams, etagOf } from './summaryConsole.js';
+import { freshComputedAt, PRECOMPUTED_RANGES, type PrecomputedRange } from './summary.js';
+import { SummaryItems, type CachedItem } from './summaryItems.js';
+import { SummaryTemplates } from './summaryTemplates.js';
 
 const log = logger('health');
-
-interface CachedItem {
-  v: string;
-  k: string;
-  /** The item's JSON, encoded once: an answer is these bytes joined. */
-  json: Buffer;
-  /** Its console row (see summaryConsole.ts), made on first use. */
-  row?: string;
-}
-
-/** The console row of a cached item (made once per rebuild of the item). */
-export const rowOf = (it: CachedItem) => (it.row ??= consoleRow(it.json.toString()));
-
-/** What an answer is made of: its items in order, and its JSON array as byte chunks. */
-export interface ItemsAnswer {
-  chunks: Buffer[];
-  ids: string[];
-  items: CachedItem[];
-  /** How many items were rebuilt. */
-  rebuilt: number;
-}
-
-const COMMA = Buffer.from(',');
-const OPEN = Buffer.from('[');
-const CLOSE = Buffer.from(']');
-
-interface CachedRange {
-  asOf: number;
-  /** When an answer last used it. */
-  used: number;
-  items: Map<string, CachedItem>;
-  /** The ids of every live check in order, and where to look for changes from (unfiltered answers). */
-  order?: string[];
-  since?: Date;
-}
-
-/**
- * The items of the precomputed summaries this replica served, by range. An unfiltered answer asks
- * the database only for the checks changed since the previous one and rebuilds their items (all of
- * them after a refresh, or the order when checks were added, removed or renamed); a label-filtered
- * one reads the order of its checks and rebuilds the items that changed.
- */
-export class SummaryItems {
-  private ranges = new Map<string, CachedRange>();
-
-  constructor(private readonly db: Queryable) {}
-
-  /**
-   * The JSON array of the range's items (for the checks matching `labels`) as the byte chunks to
-   * send one after another, and how many items were rebuilt.
-   */
-  async answer(range: PrecomputedRange, asOf: Date, labels: string | null): Promise<ItemsAnswer> {
-    let cached = this.ranges.get(range.key);
-    if (!cached || cached.asOf !== asOf.getTime()) {
-      cached = { asOf: asOf.getTime(), used: 0, items: new Map() };
-      this.ranges.set(range.key, cached);
-    }
-    cached.used = Date.now();
-    const { items } = cached;
-    type Row = { id: string; v: string; k: string; next: Date };
-    let order: string[];
-    let stale: Row[];
-    if (labels !== null) {
-      const { rows } = await this.db.query<Row>(SUMMARY_CHECKS_SQL, [labels]);
-      order = rows.map((r) => r.id);
-      stale = rows.filter((r) => items.get(r.id)?.v !== r.v);
-    } else {
-      let changed: Array<Row & { live: boolean | null }> | undefined;
-      if (cached.order && cached.since) {
-        const { rows } = await this.db.query<Row & { live: boolean | null }>(CHANGED_CHECKS_SQL, [cached.since]);
-        cached.since = rows[0]!.next;
-        changed = rows.filter((r) => r.id !== null);
-        // A check added, removed or renamed changes the order: read it again.
-        const moved = changed.some((r) => (r.live ? items.get(r.id)?.k !== r.k : items.has(r.id)));
-        if (moved) changed = undefined;
-      }
-      if (changed) {
-        order = cached.order!;
-        stale = changed.filter((r) => r.live && items.get(r.id)?.v !== r.v);
-      } else {
-        const { rows } = await this.db.query<Row>(SUMMARY_CHECKS_SQL, [null]);
-        order = cached.order = rows.map((r) => r.id);
-        if (rows[0]) cached.since = rows[0].next;
-        stale = rows.filter((r) => items.get(r.id)?.v !== r.v);
-        if (items.size > order.length) {
-          const live = new Set(order);
-          for (const id of items.keys()) if (!live.has(id)) items.delete(id);
-        }
-      }
-    }
-    if (stale.length) {
-      const { rows } = await this.db.query<{ id: string; json: string }>(PRECOMPUTED_ITEMS_SQL, [
-        range.key,
-        asOf,
-        stale.map((r) => r.id),
-      ]);
-      const json = new Map(rows.map((r) => [r.id, r.json]));
-      for (const r of stale) {
-        const j = json.get(r.id);
-        if (j) items.set(r.id, { v: r.v, k: r.k, json: Buffer.from(j) });
-      }
-    }
-    const chunks: Buffer[] = [OPEN];
-    const ids: string[] = [];
-    const answered: CachedItem[] = [];
-    for (const id of order) {
-      const it = items.get(id);
-      if (!it) continue;
-      if (chunks.length > 1) chunks.push(COMMA);
-      chunks.push(it.json);
-      ids.push(id);
-      answered.push(it);
-    }
-    chunks.push(CLOSE);
-    return { chunks, ids, items: answered, rebuilt: stale.length };
-  }
-
-  /** Forgets the ranges no answer used in `idleMs` (their items are rebuilt on the next request). */
-  sweep(idleMs: number, now = Date.now()): boolean {
-    const before = this.ranges.size;
-    for (const [key, r] of this.ranges) if (now - r.used >= idleMs) this.ranges.delete(key);
-    return this.ranges.size < before;
-  }
-
-  /** How many ranges and items are kept (the memory benchmark reports them). */
-  get size(): { ranges: number; items: number } {
-    let items = 0;
-    for (const r of this.ranges.values()) items += r.items.size;
-    return { ranges: this.ranges.size, items };
-  }
-}
 
 /** The unfiltered answer of a precomputed range as this replica keeps it (see SummaryViews). */
 export interface SummaryView {
@@ -211,21 +75,26 @@ export class SummaryViews {
   private readonly everyMs: number;
   private readonly idleMs: number;
 
+  /** The checks' items around their figures (summaryTemplates.ts), for these views and answers computed on request. */
+  readonly templates: SummaryTemplates;
+  readonly items: SummaryItems;
+  /** The console streams of the summary's answers (see summaryConsole.ts), swept with the views. */
+  readonly consoles = new ConsoleStreams();
+
   constructor(
     private readonly db: Queryable,
     private readonly edits: () => number,
     options: { everyMs?: number; idleMs?: number } = {},
-    readonly items = new SummaryItems(db),
-    /** The console streams of the summary's answers (see summaryConsole.ts), swept with the views. */
-    readonly consoles = new ConsoleStreams(),
   ) {
     this.everyMs = options.everyMs ?? SUMMARY_VIEW_EVERY_MS;
     this.idleMs = options.idleMs ?? SUMMARY_VIEW_IDLE_MS;
+    this.templates = new SummaryTemplates(this.idleMs);
+    this.items = new SummaryItems(db, this.templates);
   }
 
   /**
-   * Keeps memory independent of what was ever asked: the views, items and console streams idle for
-   * idleMs are dropped. Checked every idleMs / 4 while anything is kept.
+   * Keeps memory independent of what was ever asked: the views, items, templates and console streams
+   * idle for idleMs are dropped. Checked every idleMs / 4 while anything is kept.
    */
   sweep(now = Date.now()): void {
     let dropped = false;
@@ -235,6 +104,7 @@ export class SummaryViews {
       dropped = true;
     }
     if (this.items.sweep(this.idleMs, now)) dropped = true;
+    if (this.templates.sweep(now)) dropped = true;
     if (this.consoles.sweep(this.idleMs, now)) dropped = true;
     // What was dropped is several answers' worth (MBs each): given back now, not at V8's leisure.
     if (dropped) releaseMemorySoon();
@@ -247,7 +117,7 @@ export class SummaryViews {
       () => {
         this.sweeper = undefined;
         this.sweep();
-        if (this.states.size || this.items.size.ranges || this.consoles.size) this.keepSwept();
+        if (this.states.size || this.items.size.ranges || this.consoles.size || this.templates.size) this.keepSwept();
       },
       Math.max(this.idleMs / 4, 50),
     );
@@ -255,10 +125,10 @@ export class SummaryViews {
   }
 
   /** What is kept now (tests and the memory benchmark). */
-  get kept(): { views: number; ranges: number; items: number; consoles: number } {
+  get kept(): { views: number; ranges: number; items: number; consoles: number; templates: number } {
     let views = 0;
     for (const s of this.states.values()) if (s.view) views++;
-    return { views, ...this.items.size, consoles: this.consoles.size };
+    return { views, ...this.items.size, consoles: this.consoles.size, templates: this.templates.size };
   }
 
   /**

@@ -1,0 +1,172 @@
+// The items of the precomputed ranges' answers as this replica keeps them (SummaryItems): each
+// item's JSON with its figures, rebuilt only for the checks that changed. A range's first answer
+// writes them all from the checks' templates (summaryTemplates.ts) around the range's precomputed
+// figures; later ones rebuild the items of the checks changed since in SQL. SummaryViews
+// (summaryViews.ts) makes the unfiltered answers from them.
+import type { Queryable } from '../db/database.js';
+import { consoleRow } from './summaryConsole.js';
+import {
+  CHANGED_CHECKS_SQL,
+  PRECOMPUTED_ITEMS_SQL,
+  precomputedFigures,
+  SUMMARY_CHECKS_SQL,
+  type PrecomputedRange,
+} from './summary.js';
+import type { SummaryTemplates } from './summaryTemplates.js';
+
+export interface CachedItem {
+  v: string;
+  k: string;
+  /** The item's JSON, encoded once: an answer is these bytes joined. */
+  json: Buffer;
+  /** Its console row (see summaryConsole.ts), made on first use. */
+  row?: string;
+}
+
+/** The console row of a cached item (made once per rebuild of the item). */
+export const rowOf = (it: CachedItem) => (it.row ??= consoleRow(it.json.toString()));
+
+/** What an answer is made of: its items in order, and its JSON array as byte chunks. */
+export interface ItemsAnswer {
+  chunks: Buffer[];
+  ids: string[];
+  items: CachedItem[];
+  /** How many items were rebuilt. */
+  rebuilt: number;
+}
+
+/** Where the next look for changes starts (summary.ts CHANGED_CHECKS_SQL). */
+const NEXT_SQL = `SELECT now() - interval '10 seconds' AS next`;
+
+const COMMA = Buffer.from(',');
+const OPEN = Buffer.from('[');
+const CLOSE = Buffer.from(']');
+
+interface CachedRange {
+  asOf: number;
+  /** When an answer last used it. */
+  used: number;
+  items: Map<string, CachedItem>;
+  /** The ids of every live check in order, and where to look for changes from (unfiltered answers). */
+  order?: string[];
+  since?: Date;
+}
+
+/**
+ * The items of the precomputed summaries this replica served, by range. An unfiltered answer asks
+ * the database only for the checks changed since the previous one and rebuilds their items (all of
+ * them after a refresh, or the order when checks were added, removed or renamed); a label-filtered
+ * one reads the order of its checks and rebuilds the items that changed.
+ */
+export class SummaryItems {
+  private ranges = new Map<string, CachedRange>();
+
+  constructor(
+    private readonly db: Queryable,
+    /** The checks' templates: a range's first answer writes every item from them (else all in SQL). */
+    private readonly templates?: SummaryTemplates,
+  ) {}
+
+  /**
+   * The JSON array of the range's items (for the checks matching `labels`) as the byte chunks to
+   * send one after another, and how many items were rebuilt.
+   */
+  async answer(range: PrecomputedRange, asOf: Date, labels: string | null): Promise<ItemsAnswer> {
+    let cached = this.ranges.get(range.key);
+    if (!cached || cached.asOf !== asOf.getTime()) {
+      cached = { asOf: asOf.getTime(), used: 0, items: new Map() };
+      this.ranges.set(range.key, cached);
+    }
+    cached.used = Date.now();
+    const { items } = cached;
+    type Row = { id: string; v: string; k: string; next: Date };
+    let order: string[];
+    let stale: Row[];
+    if (items.size === 0 && this.templates) {
+      // Nothing kept for the range (its first answer, or the first since its figures were
+      // refreshed): every item written at once from the templates around the precomputed figures,
+      // with where the next look for changes starts taken as the reads begin.
+      const [a, next] = await Promise.all([
+        this.templates.answer(this.db, labels, precomputedFigures(this.db, range, asOf)),
+        labels === null ? this.db.query<{ next: Date }>(NEXT_SQL).then((r) => r.rows[0]!.next) : undefined,
+      ]);
+      const built = a.items();
+      for (const it of built) items.set(it.id, { v: it.v, k: it.k, json: it.json });
+      order = built.map((it) => it.id);
+      if (next) Object.assign(cached, { order, since: next });
+      return this.joined(order, items, built.length);
+    }
+    if (labels !== null) {
+      const { rows } = await this.db.query<Row>(SUMMARY_CHECKS_SQL, [labels]);
+      order = rows.map((r) => r.id);
+      stale = rows.filter((r) => items.get(r.id)?.v !== r.v);
+    } else {
+      let changed: Array<Row & { live: boolean | null }> | undefined;
+      if (cached.order && cached.since) {
+        const { rows } = await this.db.query<Row & { live: boolean | null }>(CHANGED_CHECKS_SQL, [cached.since]);
+        cached.since = rows[0]!.next;
+        changed = rows.filter((r) => r.id !== null);
+        // A check added, removed or renamed changes the order: read it again.
+        const moved = changed.some((r) => (r.live ? items.get(r.id)?.k !== r.k : items.has(r.id)));
+        if (moved) changed = undefined;
+      }
+      if (changed) {
+        order = cached.order!;
+        stale = changed.filter((r) => r.live && items.get(r.id)?.v !== r.v);
+      } else {
+        const { rows } = await this.db.query<Row>(SUMMARY_CHECKS_SQL, [null]);
+        order = cached.order = rows.map((r) => r.id);
+        if (rows[0]) cached.since = rows[0].next;
+        stale = rows.filter((r) => items.get(r.id)?.v !== r.v);
+        if (items.size > order.length) {
+          const live = new Set(order);
+          for (const id of items.keys()) if (!live.has(id)) items.delete(id);
+        }
+      }
+    }
+    if (stale.length) {
+      const { rows } = await this.db.query<{ id: string; json: string }>(PRECOMPUTED_ITEMS_SQL, [
+        range.key,
+        asOf,
+        stale.map((r) => r.id),
+      ]);
+      const json = new Map(rows.map((r) => [r.id, r.json]));
+      for (const r of stale) {
+        const j = json.get(r.id);
+        if (j) items.set(r.id, { v: r.v, k: r.k, json: Buffer.from(j) });
+      }
+    }
+    return this.joined(order, items, stale.length);
+  }
+
+  /** The answer of the items of `order` (those kept). */
+  private joined(order: string[], items: Map<string, CachedItem>, rebuilt: number): ItemsAnswer {
+    const chunks: Buffer[] = [OPEN];
+    const ids: string[] = [];
+    const answered: CachedItem[] = [];
+    for (const id of order) {
+      const it = items.get(id);
+      if (!it) continue;
+      if (chunks.length > 1) chunks.push(COMMA);
+      chunks.push(it.json);
+      ids.push(id);
+      answered.push(it);
+    }
+    chunks.push(CLOSE);
+    return { chunks, ids, items: answered, rebuilt };
+  }
+
+  /** Forgets the ranges no answer used in `idleMs` (their items are rebuilt on the next request). */
+  sweep(idleMs: number, now = Date.now()): boolean {
+    const before = this.ranges.size;
+    for (const [key, r] of this.ranges) if (now - r.used >= idleMs) this.ranges.delete(key);
+    return this.ranges.size < before;
+  }
+
+  /** How many ranges and items are kept (the memory benchmark reports them). */
+  get size(): { ranges: number; items: number } {
+    let items = 0;
+    for (const r of this.ranges.values()) items += r.items.size;
+    return { ranges: this.ranges.size, items };
+  }
+}
