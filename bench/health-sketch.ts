@@ -22,6 +22,7 @@ import { rollupCheckStatuses } from '../server/src/health/rollup.js';
 import { buildSketchEdges } from '../server/src/health/edgeJob.js';
 import { edgeFigures } from '../server/src/health/edgeFigures.js';
 import { SummaryTemplates } from '../server/src/health/summaryTemplates.js';
+import { measureViews } from './healthSketchViews.js';
 import {
   PRECOMPUTED_RANGES,
   PRECOMPUTED_SUMMARY_SQL,
@@ -311,6 +312,7 @@ async function compareWire(label: string, open: () => Promise<Database>, ranges:
 
 async function measure(label: string, open: () => Promise<Database>, until: Date): Promise<void> {
   await measureEdges(label, open);
+  await measureViews(label, open, runs);
   if (!flags.compare) return;
   const end = until;
   const ranges: Array<[string, Date, Date]> = [

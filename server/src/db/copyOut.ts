@@ -73,6 +73,11 @@ export class CopyReader {
     return len < 0 ? ifNull : this.b.readInt32BE(this.p) * 4294967296 + this.b.readUInt32BE(this.p + 4);
   }
 
+  /** The current int4 field (null: null). */
+  int4(len: number): number | null {
+    return len < 0 ? null : this.b.readInt32BE(this.p);
+  }
+
   /** The current timestamptz field as milliseconds since the Unix epoch (-1: null). */
   ms(len: number): number {
     return len < 0 ? -1 : Math.floor(this.int8(len, 0) / 1000) + PG_EPOCH_MS;
