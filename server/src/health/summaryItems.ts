@@ -63,8 +63,8 @@ export class SummaryItems {
 
   constructor(
     private readonly db: Queryable,
-    /** The checks' templates: a range's first answer writes every item from them (else all in SQL). */
-    private readonly templates?: SummaryTemplates,
+    /** The checks' templates: a range with nothing kept has every item written from them. */
+    private readonly templates: SummaryTemplates,
   ) {}
 
   /**
@@ -82,7 +82,7 @@ export class SummaryItems {
     type Row = { id: string; v: string; k: string; next: Date };
     let order: string[];
     let stale: Row[];
-    if (items.size === 0 && this.templates) {
+    if (items.size === 0) {
       // Nothing kept for the range (its first answer, or the first since its figures were
       // refreshed): every item written at once from the templates around the precomputed figures,
       // with where the next look for changes starts taken as the reads begin.

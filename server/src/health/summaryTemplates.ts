@@ -1,13 +1,14 @@
-// The items of a summary computed on request, built in the server: each check's item (the
+// The items of a summary, built in the server: each check's item (the
 // FORMATS.md shape) and console row are kept split around their figures — the check's own fields
 // before and after `uptime`/`latency` — and rebuilt only when the check, its canary or its agent
 // changed (the version summary.ts uses). An answer is then the figures of the range
-// (edgeFigures.ts) written between the kept parts: no JSON built in SQL for 10,000 checks, for any
-// range. What is kept is one entry per live check, whatever the ranges asked for, and dropped when
-// no answer used it for HEALTH_SUMMARY_IDLE_MS. With nothing kept (a server's first answer, or the
-// first after the idle time) the items come with the list of checks in one query, as the JSON of
-// their fields before and after the figures; a console answer has its rows' parts cut while the
-// figures are still being read (API clients never need them).
+// (edgeFigures.ts, or a usual range's precomputed ones: summaryItems.ts) written between the kept
+// parts: no JSON built in SQL for 10,000 checks, for any range. What is kept is one entry per live
+// check, whatever the ranges asked for, and dropped when no answer used it for
+// HEALTH_SUMMARY_IDLE_MS. With nothing kept (a server's first answer, or the first after the idle
+// time) the items come with the list of checks in one query, as the JSON of their fields before and
+// after the figures — on PostgreSQL by binary COPY, kept as the bytes that arrived; a console answer
+// has its rows' parts cut while the figures are still being read (API clients never need them).
 import type { Queryable } from '../db/database.js';
 import { CopyReader, textLiteral } from '../db/copyOut.js';
 import type { RangeFigures } from './edgeFigures.js';
@@ -246,7 +247,8 @@ export class SummaryTemplates {
       bytes: () => bytes(),
       items: () => {
         const ends: number[] = [];
-        const b = bytes(ends);
+        // Kept as long as the items are: copied to its length (the buffer has room for the longest figures).
+        const b = Buffer.from(bytes(ends));
         return picked.map(([t], k) => ({
           id: ids[k]!,
           v: t.v,
