@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpsdeck, type Opsdeck } from '../src/app.js';
 import { recordResult } from '../src/health/store.js';
 import { PRECOMPUTED_RANGES, refreshSummary } from '../src/health/summary.js';
-import { ConsoleStreams } from '../src/health/summaryConsole.js';
+import { ConsoleStreams, consoleRow } from '../src/health/summaryConsole.js';
+import { rowOf } from '../src/health/summaryItems.js';
 import { SummaryViews } from '../src/health/summaryViews.js';
 import { createTestUser, type TestUser } from './helpers/auth.js';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
@@ -257,6 +258,10 @@ describe.each(databaseKinds())('health summary protocol on %s', (kind) => {
         view!.ids,
         view!.items.map(() => '[]'),
       );
+      // Items written from the templates make their console rows from the templates' parts: the
+      // same text as parsing each item (so a console stream sees no change that is not one).
+      expect(view!.items.length).toBeGreaterThan(0);
+      expect(view!.items.map(rowOf)).toEqual(view!.items.map((it) => consoleRow(it.json.toString())));
       expect(views.kept).toMatchObject({ views: 1, ranges: 1, consoles: 1 });
       expect(views.kept.items).toBeGreaterThan(0);
       // The range's first answer wrote its items from the checks' templates, kept for later answers.

@@ -21,10 +21,15 @@ export interface CachedItem {
   json: Buffer;
   /** Its console row (see summaryConsole.ts), made on first use. */
   row?: string;
+  /**
+   * How to make it without parsing the item, for items written from templates: the template's row
+   * parts (cut once per check, whatever the ranges) around the item's figures.
+   */
+  rowFrom?: () => string;
 }
 
 /** The console row of a cached item (made once per rebuild of the item). */
-export const rowOf = (it: CachedItem) => (it.row ??= consoleRow(it.json.toString()));
+export const rowOf = (it: CachedItem) => (it.row ??= it.rowFrom ? it.rowFrom() : consoleRow(it.json.toString()));
 
 /** What an answer is made of: its items in order, and its JSON array as byte chunks. */
 export interface ItemsAnswer {
@@ -91,7 +96,7 @@ export class SummaryItems {
         labels === null ? this.db.query<{ next: Date }>(NEXT_SQL).then((r) => r.rows[0]!.next) : undefined,
       ]);
       const built = a.items();
-      for (const it of built) items.set(it.id, { v: it.v, k: it.k, json: it.json });
+      for (const it of built) items.set(it.id, { v: it.v, k: it.k, json: it.json, rowFrom: it.row });
       order = built.map((it) => it.id);
       if (next) Object.assign(cached, { order, since: next });
       return this.joined(order, items, built.length);

@@ -117,7 +117,7 @@ export interface TemplatedAnswer {
   /** The same as UTF-8 bytes, written straight into one buffer. */
   bytes: () => Buffer;
   /** Each item's JSON (slices of one buffer), with its template's version and sort key, in order. */
-  items: () => Array<{ id: string; v: string; k: string; json: Buffer }>;
+  items: () => Array<{ id: string; v: string; k: string; json: Buffer; row: () => string }>;
   ids: string[];
   /** The console rows, written on each call. */
   rows: () => string[];
@@ -242,6 +242,14 @@ export class SummaryTemplates {
       b[p++] = 93; // ]
       return b.subarray(0, p);
     };
+    /** The console row of the k-th item: its template's parts (cut once per template) around its figures. */
+    const rowAt = (k: number) => {
+      const [t, i] = picked[k]!;
+      const row = rowParts(t);
+      return i === undefined
+        ? `${row.head}0,0,null,null${row.tail}`
+        : `${row.head}${f.passed[i]},${f.failed[i]},${num(f.p95[i])},${num(f.rolling1h[i])}${row.tail}`;
+    };
     return {
       text: () => bytes().toString(),
       bytes: () => bytes(),
@@ -254,16 +262,11 @@ export class SummaryTemplates {
           v: t.v,
           k: t.k,
           json: b.subarray(k ? ends[k - 1]! + 1 : 1, ends[k]),
+          row: () => rowAt(k),
         }));
       },
       ids,
-      rows: () =>
-        picked.map(([t, i]) => {
-          const row = rowParts(t);
-          return i === undefined
-            ? `${row.head}0,0,null,null${row.tail}`
-            : `${row.head}${f.passed[i]},${f.failed[i]},${num(f.p95[i])},${num(f.rolling1h[i])}${row.tail}`;
-        }),
+      rows: () => picked.map((_, k) => rowAt(k)),
       rebuilt,
     };
   }
