@@ -20,6 +20,12 @@ const ITEM_HEAD = `c.id, c.canary_id, ca.name AS canary_name, ca.namespace AS ca
     c.severity, c.icon, c.description, c.endpoint`;
 const ITEM_TAIL = `c.last_runtime, c.last_transition_time, c.next_runtime, c.created_at, c.updated_at, c.deleted_at`;
 
+/** The JSON keys of a list of columns (`x.col`, `expr AS key`), in order. */
+const keysOf = (columns: string) => columns.split(',').map((c) => c.trim().split(/\s+AS\s+|\./).pop()!);
+/** The keys of an item's fields before its figures and after them, as row_to_json writes them (summaryRows.ts). */
+export const ITEM_HEAD_KEYS = keysOf(ITEM_HEAD);
+export const ITEM_TAIL_KEYS = keysOf(ITEM_TAIL);
+
 /** The item of each check, as one flat row (the nested uptime and latency objects are row values). */
 const ITEM = `
 CROSS JOIN LATERAL (
@@ -155,6 +161,19 @@ ORDER BY ca.name, c.name, c.id`;
  */
 export const allTemplateItemsCopy = (labels: string) =>
   `COPY (${ALL_TEMPLATE_ITEMS_SQL.replace('SELECT c.id,', 'SELECT c.id::text,').replaceAll('$1', () => labels)}) TO STDOUT (FORMAT binary)`;
+
+/**
+ * Part `part` of `parts` of allTemplateItemsCopy: the items at the positions n (1-based, in the
+ * summary's order) with n % parts = part, each with n and how many there are in all. Read at the
+ * same time on several connections, the parts keep as many PostgreSQL backends busy building the
+ * items' JSON (the longest read of a server's first answer); each part has its own snapshot, so the
+ * reader checks that they add up (summaryTemplates.ts).
+ */
+export const templateItemsPartCopy = (labels: string, parts: number, part: number) =>
+  `COPY (WITH o AS (
+  SELECT c.id, row_number() OVER (ORDER BY ca.name, c.name, c.id) AS n, count(*) OVER () AS total${LIVE_CHECKS}${labelFilter(labels)}
+)${TEMPLATE_ITEMS.replace('SELECT c.id,', 'SELECT o.n, o.total, c.id::text,')}
+JOIN o ON o.id = c.id AND o.n % ${parts} = ${part}) TO STDOUT (FORMAT binary)`;
 
 /** The precomputed figures of a range ($1 range key, $2 computed_at), as edgeFigures.ts gives figures. */
 const PRECOMPUTED_FIGURES_SQL = `WITH ${precomputedStats()}

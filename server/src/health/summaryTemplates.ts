@@ -12,8 +12,14 @@
 import type { Queryable } from '../db/database.js';
 import { CopyReader, textLiteral } from '../db/copyOut.js';
 import type { RangeFigures } from './edgeFigures.js';
-import { CONSOLE_COLUMNS, type Item } from './summaryConsole.js';
-import { ALL_TEMPLATE_ITEMS_SQL, allTemplateItemsCopy, SUMMARY_CHECKS_SQL, TEMPLATE_ITEMS_SQL } from './summary.js';
+import { rowPartsOfBytes, rowPartsParsed, type RowParts } from './summaryRows.js';
+import {
+  ALL_TEMPLATE_ITEMS_SQL,
+  allTemplateItemsCopy,
+  SUMMARY_CHECKS_SQL,
+  TEMPLATE_ITEMS_SQL,
+  templateItemsPartCopy,
+} from './summary.js';
 
 export interface Template {
   v: string;
@@ -31,12 +37,11 @@ export interface Template {
   tail: number;
   tailEnd: number;
   /** Its console row up to `passed` and after `rolling1h`, once a console answer needed them. */
-  row?: { head: string; tail: string };
+  row?: RowParts;
 }
 
-/** The console columns the figures fill (summaryConsole.ts CONSOLE_COLUMNS 15–18). */
-const FIGURE_COLUMNS = 4;
-const FIRST_FIGURE_COLUMN = 15;
+/** How many reads a server's first read of every template is split into (summary.ts templateItemsPartCopy). */
+const COPY_PARTS = 2;
 
 const DAY_MS = 86_400_000;
 const TWO = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
@@ -82,32 +87,33 @@ export function template({ v, k, head, tail }: Omit<TemplateRow, 'id'>): Templat
   return { v, k, b, head: 0, headEnd: cut - 1, tail: cut + 1, tailEnd: b.length };
 }
 
-/** The templates of a binary COPY of allTemplateItemsCopy, in order: all of them read from its buffer. */
-export function templatesOfCopy(data: Buffer): Array<{ id: string; t: Template }> {
+/**
+ * The templates of a binary COPY of allTemplateItemsCopy, in order, or of a part of it
+ * (templateItemsPartCopy: each with its position `n` and the count in all): all of them read from
+ * its buffer.
+ */
+export function templatesOfCopy(data: Buffer): Array<{ id: string; t: Template; n: number; total: number }> {
   const r = new CopyReader(data);
-  const out: Array<{ id: string; t: Template }> = [];
-  while (r.tuple() === 5) {
+  const out: Array<{ id: string; t: Template; n: number; total: number }> = [];
+  for (let fields = r.tuple(); fields === 5 || fields === 7; fields = r.tuple()) {
+    const n = fields === 7 ? r.int8(r.field(), 0) : out.length + 1;
+    const total = fields === 7 ? r.int8(r.field(), 0) : 0;
     const id = r.text(r.field());
     const v = r.text(r.field());
     const k = r.text(r.field());
     const hl = r.field();
     const head = r.p;
     const tl = r.field();
-    out.push({ id, t: { v, k, b: data, head, headEnd: head + hl - 1, tail: r.p + 1, tailEnd: r.p + tl } });
+    out.push({ id, n, total, t: { v, k, b: data, head, headEnd: head + hl - 1, tail: r.p + 1, tailEnd: r.p + tl } });
   }
   return out;
 }
 
-/** The console row of a template around its four figures (consoleRowOf's columns, summaryConsole.ts). */
-export function rowParts(t: Template): { head: string; tail: string } {
-  if (t.row) return t.row;
-  const item = JSON.parse(
-    `${t.b.toString('utf8', t.head, t.headEnd)},"uptime":null,"latency":null,${t.b.toString('utf8', t.tail, t.tailEnd)}`,
-  ) as Item;
-  const cols = CONSOLE_COLUMNS.map((col) => item[col] ?? null);
-  const before = JSON.stringify(cols.slice(0, FIRST_FIGURE_COLUMN));
-  const after = JSON.stringify(cols.slice(FIRST_FIGURE_COLUMN + FIGURE_COLUMNS));
-  t.row = { head: `${before.slice(0, -1)},`, tail: after === '[]' ? ']' : `,${after.slice(1)}` };
+/** The console row of a template around its four figures (cut once per template: summaryRows.ts). */
+export function rowParts(t: Template): RowParts {
+  t.row ??=
+    rowPartsOfBytes(t.b, t.head, t.headEnd, t.tail, t.tailEnd) ??
+    rowPartsParsed(t.b, t.head, t.headEnd, t.tail, t.tailEnd);
   return t.row;
 }
 
@@ -152,18 +158,66 @@ export class SummaryTemplates {
     return this.items.size;
   }
 
+  /**
+   * Every check matching `labels` with its template, in order, by binary COPY: in COPY_PARTS parts
+   * read at the same time (`each` sees a part's templates as it arrives), or in one when the parts,
+   * read in snapshots of their own, do not add up (a check added, removed or renamed in between).
+   */
+  private async copied(
+    copyOut: NonNullable<Queryable['copyOut']>,
+    labels: string | null,
+    each: (t: Template) => void,
+  ): Promise<Array<{ id: string; t: Template }>> {
+    const literal = labels === null ? 'NULL' : textLiteral(labels);
+    const expect = this.copyBytes / COPY_PARTS;
+    let bytes = 0;
+    const parts = await Promise.all(
+      Array.from({ length: COPY_PARTS }, (_, part) =>
+        copyOut(templateItemsPartCopy(literal, COPY_PARTS, part), expect).then((data) => {
+          bytes += data.length;
+          const got = templatesOfCopy(data);
+          for (const x of got) each(x.t);
+          return got;
+        }),
+      ),
+    );
+    this.copyBytes = bytes;
+    const total = parts[0]![0]?.total ?? 0;
+    const all = new Array<{ id: string; t: Template }>(total);
+    const ids = new Set<string>();
+    let filled = 0;
+    for (const got of parts)
+      for (const x of got) {
+        if (x.total !== total || x.n < 1 || x.n > total || all[x.n - 1] || ids.has(x.id))
+          return this.copiedOnce(copyOut, literal, each);
+        all[x.n - 1] = x;
+        ids.add(x.id);
+        filled++;
+      }
+    return filled === total ? all : this.copiedOnce(copyOut, literal, each);
+  }
+
+  private async copiedOnce(
+    copyOut: NonNullable<Queryable['copyOut']>,
+    literal: string,
+    each: (t: Template) => void,
+  ): Promise<Array<{ id: string; t: Template }>> {
+    const got = templatesOfCopy(await copyOut(allTemplateItemsCopy(literal), this.copyBytes));
+    for (const x of got) each(x.t);
+    return got;
+  }
+
   /** The checks matching `labels`, in order, with their templates made up to date. */
-  private async kept(db: Queryable, labels: string | null): Promise<{ rows: Array<{ id: string }>; rebuilt: number }> {
+  private async kept(
+    db: Queryable,
+    labels: string | null,
+    each: (t: Template) => void,
+  ): Promise<{ rows: Array<{ id: string }>; rebuilt: number }> {
     if (this.items.size === 0) {
       // Nothing kept: every item is needed, so they come with the list (one query, not two in turn),
       // on PostgreSQL by binary COPY.
       if (db.copyOut) {
-        const data = await db.copyOut(
-          allTemplateItemsCopy(labels === null ? 'NULL' : textLiteral(labels)),
-          this.copyBytes,
-        );
-        this.copyBytes = data.length;
-        const rows = templatesOfCopy(data).map(({ id, t }) => {
+        const rows = (await this.copied(db.copyOut, labels, each)).map(({ id, t }) => {
           this.items.set(id, t);
           return { id };
         });
@@ -198,8 +252,9 @@ export class SummaryTemplates {
     options: { rows?: boolean } = {},
   ): Promise<TemplatedAnswer> {
     this.used = Date.now();
-    const kept = this.kept(db, labels).then((k) => {
-      // Console rows are cut while the figures are still being read (~30 ms for 10,000 new items).
+    // Console rows are cut while the figures are still being read (~20 ms for 10,000 new items),
+    // each part of a server's first read as it arrives.
+    const kept = this.kept(db, labels, options.rows ? rowParts : () => undefined).then((k) => {
       if (options.rows)
         for (const r of k.rows) {
           const t = this.items.get(r.id);
