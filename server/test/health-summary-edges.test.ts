@@ -10,7 +10,8 @@ import { rollupCheckStatuses } from '../src/health/rollup.js';
 import { EDGE_STEP_MS, readEdges } from '../src/health/edges.js';
 import { buildSketchEdges } from '../src/health/edgeJob.js';
 import { edgeFigures, type RangeFigures } from '../src/health/edgeFigures.js';
-import { FIGURES_SUMMARY_SQL, figuresParams } from '../src/health/summary.js';
+import { FIGURES_SUMMARY_SQL, figuresParams, SUMMARY_CHECKS_SQL } from '../src/health/summary.js';
+import type { Queryable } from '../src/db/database.js';
 import { SummaryTemplates } from '../src/health/summaryTemplates.js';
 import { consoleRowOf } from '../src/health/summaryConsole.js';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
@@ -267,6 +268,64 @@ describe.each(databaseKinds())('health summary from edges against brute force on
     expect(parsed(all.rows())).toEqual(parsed(items.map(consoleRowOf)));
     expect(parsed(gold.rows())).toEqual(parsed(items.filter((i) => i.id === ids.bimodal).map(consoleRowOf)));
   });
+
+  it.runIf(kind === 'postgres')(
+    "reads a server's first answer in parts at the same time, and again in one when the parts' snapshots disagree",
+    async () => {
+      const f = (await edgeFigures(test.db, new Date(now - DAY), new Date()))!;
+      const order = async () => (await test.db.query<{ id: string }>(SUMMARY_CHECKS_SQL, [null])).rows.map((r) => r.id);
+      const expected = await new SummaryTemplates(60_000).answer(test.db, null, f, { rows: true });
+      // Each COPY logged; `between` runs after the first part is read and before the second is.
+      const copies: string[] = [];
+      const split = (between: () => Promise<unknown>): Queryable => {
+        let first: Promise<unknown> | undefined;
+        return {
+          query: (sql, params) => test.db.query(sql, params),
+          copyOut: async (sql, bytes) => {
+            copies.push(sql.includes('row_number()') ? 'part' : 'whole');
+            if (!first)
+              return (first = test.db.copyOut!(sql, bytes).then(
+                async (data) => (await between(), data),
+              )) as Promise<Buffer>;
+            await first;
+            return test.db.copyOut!(sql, bytes);
+          },
+        };
+      };
+      const parted = await new SummaryTemplates(60_000).answer(
+        split(async () => undefined),
+        null,
+        f,
+        { rows: true },
+      );
+      expect(copies).toEqual(['part', 'part']);
+      expect(parted.ids).toEqual(await order());
+      expect(parted.bytes().equals(expected.bytes())).toBe(true);
+      expect(parted.rows()).toEqual(expected.rows());
+      // A check renamed between the two parts moves in the order: read again as a whole.
+      copies.length = 0;
+      const [steady] = (await test.db.query<{ name: string }>(`SELECT name FROM checks WHERE id = $1`, [ids.steady]))
+        .rows;
+      try {
+        const moved = await new SummaryTemplates(60_000).answer(
+          split(() =>
+            test.db.query(`UPDATE checks SET name = '0 first', updated_at = now() WHERE id = $1`, [ids.steady]),
+          ),
+          null,
+          f,
+        );
+        expect(copies).toEqual(['part', 'part', 'whole']);
+        expect(moved.ids).toEqual(await order());
+        expect(moved.ids[0]).toBe(ids.steady);
+        expect(new Set(moved.ids).size).toBe(3);
+      } finally {
+        await test.db.query(`UPDATE checks SET name = $2, updated_at = now() WHERE id = $1`, [
+          ids.steady,
+          steady!.name,
+        ]);
+      }
+    },
+  );
 
   it('records a failed run in job history and leaves the edges as they were', async () => {
     const before = await test.db.query<{ s: string }>(`SELECT built_to::text AS s FROM check_sketch_state`);

@@ -21,7 +21,13 @@ const ITEM_HEAD = `c.id, c.canary_id, ca.name AS canary_name, ca.namespace AS ca
 const ITEM_TAIL = `c.last_runtime, c.last_transition_time, c.next_runtime, c.created_at, c.updated_at, c.deleted_at`;
 
 /** The JSON keys of a list of columns (`x.col`, `expr AS key`), in order. */
-const keysOf = (columns: string) => columns.split(',').map((c) => c.trim().split(/\s+AS\s+|\./).pop()!);
+const keysOf = (columns: string) =>
+  columns.split(',').map((c) =>
+    c
+      .trim()
+      .split(/\s+AS\s+|\./)
+      .pop()!,
+  );
 /** The keys of an item's fields before its figures and after them, as row_to_json writes them (summaryRows.ts). */
 export const ITEM_HEAD_KEYS = keysOf(ITEM_HEAD);
 export const ITEM_TAIL_KEYS = keysOf(ITEM_TAIL);

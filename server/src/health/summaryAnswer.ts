@@ -194,7 +194,7 @@ export function summaryHandler(
       if (labels === null) {
         const maxAge = /max-age=(\d+)/i.exec(cacheControl);
         const maxAgeMs = maxAge ? Math.min(Number(maxAge[1]) * 1_000, SUMMARY_VIEW_MAX_AGE_MS) : undefined;
-        const view = await views.get(range, maxAgeMs, gz && format === 'json');
+        const view = await views.get(range, maxAgeMs, gz && format === 'json', format === 'console');
         if (view)
           source = {
             json: () => ({ chunks: [view.body], etag: view.etag }),
@@ -210,7 +210,7 @@ export function summaryHandler(
       } else {
         const asOf = await freshComputedAt(db, range);
         if (asOf) {
-          const a = await views.items.answer(range, asOf, labels);
+          const a = await views.items.answer(range, asOf, labels, { rows: format === 'console' });
           const chunks = [SUMMARY_HEAD, ...a.chunks];
           source = {
             json: once(() => ({ chunks, etag: etagOf(chunks) })),

@@ -74,9 +74,15 @@ export class SummaryItems {
 
   /**
    * The JSON array of the range's items (for the checks matching `labels`) as the byte chunks to
-   * send one after another, and how many items were rebuilt.
+   * send one after another, and how many items were rebuilt. `rows`: console rows will be asked
+   * for (items written from the templates have their rows' parts cut while the figures are read).
    */
-  async answer(range: PrecomputedRange, asOf: Date, labels: string | null): Promise<ItemsAnswer> {
+  async answer(
+    range: PrecomputedRange,
+    asOf: Date,
+    labels: string | null,
+    options: { rows?: boolean } = {},
+  ): Promise<ItemsAnswer> {
     let cached = this.ranges.get(range.key);
     if (!cached || cached.asOf !== asOf.getTime()) {
       cached = { asOf: asOf.getTime(), used: 0, items: new Map() };
@@ -92,7 +98,7 @@ export class SummaryItems {
       // refreshed): every item written at once from the templates around the precomputed figures,
       // with where the next look for changes starts taken as the reads begin.
       const [a, next] = await Promise.all([
-        this.templates.answer(this.db, labels, precomputedFigures(this.db, range, asOf)),
+        this.templates.answer(this.db, labels, precomputedFigures(this.db, range, asOf), options),
         labels === null ? this.db.query<{ next: Date }>(NEXT_SQL).then((r) => r.rows[0]!.next) : undefined,
       ]);
       const built = a.items();

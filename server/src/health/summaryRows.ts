@@ -131,7 +131,8 @@ function copyLabels(b: Buffer, s: number, e: number, w: number): number {
       if (prev !== COLON && prev !== COMMA) return -1;
     } else if (c === OPEN || c === CLOSE || c === COLON || c === COMMA || c === OPEN_ARRAY || c === CLOSE_ARRAY)
       out[w++] = c;
-    else if (i - 1 === s && c === 0x6e /* n */ && e - s === 4) return copy(b, s, e, w); // null
+    else if (i - 1 === s && c === 0x6e /* n */ && e - s === 4)
+      return copy(b, s, e, w); // null
     else return -1;
   }
   return w;

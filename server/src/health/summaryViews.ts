@@ -55,6 +55,8 @@ interface ViewState {
   view?: SummaryView;
   /** When a client that accepts gzip last asked (unset: never). */
   gzipRequested?: number;
+  /** When a client asked for console rows (the page) last (unset: never). */
+  rowsRequested?: number;
   pending?: { edits: number; done: Promise<SummaryView | undefined> };
   requested: number;
 }
@@ -135,16 +137,19 @@ export class SummaryViews {
    * The range's answer, younger than `maxAgeMs` (0: brought up to date now) and with every edit of
    * this process; undefined when its figures are not fresh (the caller computes the summary on
    * request then). `gzip`: the caller will send it compressed (so the next updates compress ahead
-   * of the requests).
+   * of the requests); `rows`: it will send console rows (so an update writing every item from the
+   * templates cuts their rows while the figures are read).
    */
   async get(
     range: PrecomputedRange,
     maxAgeMs = SUMMARY_VIEW_MAX_AGE_MS,
     gzip = false,
+    rows = false,
   ): Promise<SummaryView | undefined> {
     const state = this.state(range);
     state.requested = Date.now();
     if (gzip) state.gzipRequested = state.requested;
+    if (rows) state.rowsRequested = state.requested;
     this.schedule();
     this.keepSwept();
     const { view } = state;
@@ -189,7 +194,8 @@ export class SummaryViews {
         state.view = undefined;
         return undefined;
       }
-      const { chunks, rebuilt, ids, items } = await this.items.answer(range, asOf, null);
+      const rows = Date.now() - (state.rowsRequested ?? -Infinity) < this.idleMs;
+      const { chunks, rebuilt, ids, items } = await this.items.answer(range, asOf, null, { rows });
       // The same items as the previous view (an item rebuilt is a new object): its body, tag and gzip.
       const prev = state.view;
       const same = prev && prev.items.length === items.length && prev.items.every((it, i) => it === items[i]);
