@@ -14,15 +14,19 @@
 // answer and of a poll when nothing changed.
 //
 // Flags: --checks 10000, --per-canary 100, --raw-hours 2, --custom 20, --idle-s 20, --idle-total-s,
-// --reuse, --mmap-threshold 131072, --arena-max 2 (see below).
+// --reuse, --mmap-threshold 131072, --arena-max 2 (see below), --inspect (the server listens for the
+// inspector on loopback, and after the idle figure the bench asks it for a full collection and
+// measures again: what a collection would still give back, against what stays).
 import { openPostgres } from '../server/src/db/database.js';
 import { migrate } from '../server/src/db/migrate.js';
 import { rollupCheckStatuses } from '../server/src/health/rollup.js';
 import { applyCanaries } from './healthRuns.js';
+import { collectGarbage, rssByKind } from './memoryProbe.js';
 import {
   databaseExists,
   databaseUrl,
   ensureServerBuilt,
+  freePort,
   loadavg,
   numberFlag,
   parseFlags,
@@ -48,6 +52,7 @@ const mmapThreshold = flags['mmap-threshold'] ? numberFlag(flags, 'mmap-threshol
 // glibc gives each thread that allocates (libuv's pool: gzip, crypto) an arena of its own, up to 8 per
 // core, each keeping freed memory; this sets MALLOC_ARENA_MAX. Off by default, like the above.
 const arenaMax = flags['arena-max'] ? numberFlag(flags, 'arena-max', 2) : undefined;
+const inspectPort = flags.inspect ? await freePort() : undefined;
 const DB = 'opsdeck_bench_summary_memory';
 const ADMIN_EMAIL = 'bench-admin@opsdeck.local';
 const ADMIN_PASSWORD = 'opsdeck-bench-password';
@@ -56,6 +61,7 @@ const PRESETS = ['1h', '24h', '7d', '30d'];
 
 const log = (s: string) => console.log(s);
 const mb = (b: number) => (b / 1024 / 1024).toFixed(0);
+const kindsMb = (k: ReturnType<typeof rssByKind>) => [mb(k.anonymous), mb(k.heap), mb(k.files)];
 const kb = (b: number) => (b < 1024 ? `${b} B` : `${(b / 1024).toFixed(1)} KB`);
 
 async function prepare(): Promise<void> {
@@ -91,15 +97,18 @@ async function prepare(): Promise<void> {
 async function main() {
   ensureServerBuilt();
   await prepare();
-  const server = await startServer({
-    DATABASE_URL: databaseUrl(DB),
-    OPSDECK_ENGINES: 'true',
-    HEALTH_SUMMARY_IDLE_MS: String(idleS * 1000),
-    ...(mmapThreshold ? { MALLOC_MMAP_THRESHOLD_: String(mmapThreshold) } : {}),
-    ...(arenaMax ? { MALLOC_ARENA_MAX: String(arenaMax) } : {}),
-    ADMIN_EMAIL,
-    ADMIN_PASSWORD,
-  });
+  const server = await startServer(
+    {
+      DATABASE_URL: databaseUrl(DB),
+      OPSDECK_ENGINES: 'true',
+      HEALTH_SUMMARY_IDLE_MS: String(idleS * 1000),
+      ...(mmapThreshold ? { MALLOC_MMAP_THRESHOLD_: String(mmapThreshold) } : {}),
+      ...(arenaMax ? { MALLOC_ARENA_MAX: String(arenaMax) } : {}),
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD,
+    },
+    inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : [],
+  );
   const pid = server.child.process.pid;
   try {
     const cookie = await signIn(server.origin, ADMIN_EMAIL, ADMIN_PASSWORD);
@@ -157,6 +166,7 @@ async function main() {
     await sleep(Math.max(idleS, 15) * 1000);
     const baseline = await quietRss(60);
     const baselineHeap = await heap();
+    const baselineKinds = rssByKind(pid);
     log(`baseline RSS ${mb(baseline)} MB (lowest over a minute; load average ${loadavg()})`);
 
     const sizes: (string | number)[][] = [];
@@ -195,12 +205,30 @@ async function main() {
     printTable(['after', 'RSS MB'], samples);
     const idle = await quietRss(60);
     const idleHeap = await heap();
+    const idleKinds = rssByKind(pid);
+    const rows = [
+      ['baseline', mb(baseline), ...baselineHeap, ...kindsMb(baselineKinds)],
+      ['idle', mb(idle), ...idleHeap, ...kindsMb(idleKinds)],
+    ];
+    if (inspectPort) {
+      await collectGarbage(inspectPort);
+      await sleep(3_000);
+      rows.push(['idle, after a full collection', mb(rssBytes(pid)), ...(await heap()), ...kindsMb(rssByKind(pid))]);
+    }
     printTable(
-      ['MB', 'RSS', 'V8 heap total', 'V8 heap used', 'new space', 'old space', 'external (Buffers)'],
       [
-        ['baseline', mb(baseline), ...baselineHeap],
-        ['idle', mb(idle), ...idleHeap],
+        'MB',
+        'RSS',
+        'V8 heap total',
+        'V8 heap used',
+        'new space',
+        'old space',
+        'external (Buffers)',
+        'RSS: anonymous',
+        'malloc heap',
+        'files',
       ],
+      rows,
     );
     const over = (idle - baseline) / 1024 / 1024;
     log(

@@ -3,8 +3,8 @@
 // first answer (nothing kept: the checks' templates and the range's items written from them), the
 // first answer of a range once another range was answered (templates kept), the rebuild after a
 // refresh of the range's figures (what a watched replica does every 1–5 minutes), and a warm poll.
-// Each as the JSON body ready to send; the first answer and the rebuild also with the console rows
-// of every item on top (what the page asks for). Run straight against the database (no HTTP): the
+// Each as the JSON body ready to send; the first answer also as the page asks for it (console rows,
+// on another new server), and the rebuild also with the console rows of every item on top. Run straight against the database (no HTTP): the
 // server's own work.
 import type { Database } from '../server/src/db/database.js';
 import { PRECOMPUTED_RANGES, refreshSummary } from '../server/src/health/summary.js';
@@ -37,8 +37,18 @@ export async function measureViews(label: string, open: () => Promise<Database>,
         await refreshSummary(pool, range, 0);
         // A server's first answer: nothing kept.
         first.push(await timed(() => views.get(range, 0)));
-        // Its console rows (the page's format), made once per item.
-        firstConsole.push(first.at(-1)! + (await timed(async () => (await views.get(range))!.items.map(rowOf))));
+        // The page's first answer on another new server: the console rows of every item, their parts
+        // cut while the figures are read.
+        const pagePool = await open();
+        const pageViews = new SummaryViews(pagePool, () => 0);
+        try {
+          firstConsole.push(
+            await timed(async () => (await pageViews.get(range, 0, false, true))?.items.map(rowOf).length),
+          );
+        } finally {
+          await pageViews.close();
+          await pagePool.close();
+        }
         // Another range's first answer on the same server: the templates are kept.
         const other = PRECOMPUTED_RANGES.find((r) => r !== range)!;
         await refreshSummary(pool, other, 0);
@@ -63,7 +73,7 @@ export async function measureViews(label: string, open: () => Promise<Database>,
     [
       'range',
       'first answer after start: JSON',
-      '+ console rows',
+      'console (the page)',
       'first answer, templates kept',
       'rebuild after a refresh',
       '+ console rows',
