@@ -70,13 +70,6 @@ export function pgTimestamp(ms: number | null): string {
 
 const num = (v: number | null | undefined) => (v === null || v === undefined ? 'null' : String(v));
 
-/**
- * The most bytes an item's figures take: the keys (~95), two timestamps (~35 each) and six numbers
- * of at most 24 characters each (`-1.2345678901234567e+21`). Room made for each item when an answer
- * is written as bytes, so the buffer cannot be too short.
- */
-const FIGURES_MAX = 384;
-
 /** The figures of a check the range has no runs of. */
 const NO_FIGURES = `,"uptime":{"passed":0,"failed":0,"last_pass":null,"last_fail":null},"latency":{"p95":null,"p97":null,"p99":null,"rolling1h":null},`;
 
@@ -122,8 +115,11 @@ export interface TemplatedAnswer {
   text: () => string;
   /** The same as UTF-8 bytes, written straight into one buffer. */
   bytes: () => Buffer;
-  /** Each item's JSON (slices of one buffer), with its template's version and sort key, in order. */
-  items: () => Array<{ id: string; v: string; k: string; json: Buffer; row: () => string }>;
+  /**
+   * Each item's JSON (slices of `array`, the answer's JSON array), with its template's version and
+   * sort key, in order.
+   */
+  items: () => { array: Buffer; items: Array<{ id: string; v: string; k: string; json: Buffer; row: () => string }> };
   ids: string[];
   /** The console rows, written on each call. */
   rows: () => string[];
@@ -280,22 +276,27 @@ export class SummaryTemplates {
     // Each form is written only when asked for: the page asks for console rows, API clients for JSON.
     /** `ends`: where each item ends in the answer's buffer (its own array is written in). */
     const bytes = (ends?: number[]) => {
-      // The items' bytes copied into one buffer and their figures written between: nothing to encode.
-      let size = 2 + picked.length;
-      for (const [t] of picked) size += t.headEnd - t.head + t.tailEnd - t.tail + FIGURES_MAX;
-      const b = Buffer.allocUnsafe(size);
+      // The items' bytes copied into one buffer of the exact size and their figures written between
+      // (ASCII: a character a byte): nothing to encode, and nothing to copy again to trim it.
+      const figs = picked.map(([, i]) => figuresOf(i));
+      let size = 1 + picked.length;
+      for (let k = 0; k < picked.length; k++) {
+        const t = picked[k]![0];
+        size += t.headEnd - t.head + t.tailEnd - t.tail + figs[k]!.length;
+      }
+      const b = Buffer.allocUnsafe(Math.max(size, 2));
       let p = 0;
       b[p++] = 91; // [
       for (let k = 0; k < picked.length; k++) {
-        const [t, i] = picked[k]!;
+        const t = picked[k]![0];
         if (k) b[p++] = 44; // ,
         p += t.b.copy(b, p, t.head, t.headEnd);
-        p += b.write(figuresOf(i), p, 'latin1');
+        p += b.write(figs[k]!, p, 'latin1');
         p += t.b.copy(b, p, t.tail, t.tailEnd);
         ends?.push(p);
       }
       b[p++] = 93; // ]
-      return b.subarray(0, p);
+      return b;
     };
     /** The console row of the k-th item: its template's parts (cut once per template) around its figures. */
     const rowAt = (k: number) => {
@@ -310,15 +311,15 @@ export class SummaryTemplates {
       bytes: () => bytes(),
       items: () => {
         const ends: number[] = [];
-        // Kept as long as the items are: copied to its length (the buffer has room for the longest figures).
-        const b = Buffer.from(bytes(ends));
-        return picked.map(([t], k) => ({
+        const b = bytes(ends);
+        const items = picked.map(([t], k) => ({
           id: ids[k]!,
           v: t.v,
           k: t.k,
           json: b.subarray(k ? ends[k - 1]! + 1 : 1, ends[k]),
           row: () => rowAt(k),
         }));
+        return { array: b, items };
       },
       ids,
       rows: () => picked.map((_, k) => rowAt(k)),
