@@ -275,4 +275,26 @@ describe.each(databaseKinds())('health summary protocol on %s', (kind) => {
     for (let i = 0; i < 10; i++) streams.get(`range ${i}`);
     expect(streams.size).toBe(3);
   });
+
+  it('drops what a view is made of idle-time after the last request, whatever its background updates since', async () => {
+    // Updated every 150 ms while watched (asked for in the last 800 ms): those updates are no use.
+    const views = new SummaryViews(test.db, () => 0, { everyMs: 150, idleMs: 800 });
+    try {
+      const range = PRECOMPUTED_RANGES[0]!;
+      await refreshSummary(test.db, range, 0);
+      const asked = Date.now();
+      await views.get(range);
+      // A refresh while the view is watched rebuilds every item in the background.
+      await refreshSummary(test.db, range, 0);
+      views.refreshed(range);
+      await new Promise((r) => setTimeout(r, 450));
+      expect(views.kept.templates).toBeGreaterThan(0);
+      // Swept every 200 ms: all gone by ~1,000 ms after the request. Before, the updates counted as
+      // uses, so the items and templates stayed until 800 ms after the last one (~1,550 ms).
+      while (Date.now() - asked < 1_300) await new Promise((r) => setTimeout(r, 25));
+      expect(views.kept).toEqual({ views: 0, ranges: 0, items: 0, consoles: 0, templates: 0 });
+    } finally {
+      await views.close();
+    }
+  });
 });

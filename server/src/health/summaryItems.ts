@@ -76,19 +76,21 @@ export class SummaryItems {
    * The JSON array of the range's items (for the checks matching `labels`) as the byte chunks to
    * send one after another, and how many items were rebuilt. `rows`: console rows will be asked
    * for (items written from the templates have their rows' parts cut while the figures are read).
+   * `background`: a view's update nobody waits for, which does not count as a use (what is kept is
+   * dropped idleMs after the last request, whatever the updates since).
    */
   async answer(
     range: PrecomputedRange,
     asOf: Date,
     labels: string | null,
-    options: { rows?: boolean } = {},
+    options: { rows?: boolean; background?: boolean } = {},
   ): Promise<ItemsAnswer> {
     let cached = this.ranges.get(range.key);
     if (!cached || cached.asOf !== asOf.getTime()) {
-      cached = { asOf: asOf.getTime(), used: 0, items: new Map() };
+      cached = { asOf: asOf.getTime(), used: cached?.used ?? 0, items: new Map() };
       this.ranges.set(range.key, cached);
     }
-    cached.used = Date.now();
+    if (!options.background) cached.used = Date.now();
     const { items } = cached;
     type Row = { id: string; v: string; k: string; next: Date };
     let order: string[];
@@ -170,6 +172,12 @@ export class SummaryItems {
     }
     chunks.push(CLOSE);
     return { chunks, ids, items: answered, rebuilt };
+  }
+
+  /** Counts as a use of the range's items (a request answered from a view made of them). */
+  touch(key: string, now = Date.now()): void {
+    const r = this.ranges.get(key);
+    if (r) r.used = now;
   }
 
   /** Forgets the ranges no answer used in `idleMs` (their items are rebuilt on the next request). */

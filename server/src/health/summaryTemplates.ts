@@ -150,6 +150,11 @@ export class SummaryTemplates {
     return true;
   }
 
+  /** Counts as a use (a request answered from a view the templates are kept for). */
+  touch(now = Date.now()): void {
+    this.used = now;
+  }
+
   get size(): number {
     return this.items.size;
   }
@@ -245,9 +250,10 @@ export class SummaryTemplates {
     db: Queryable,
     labels: string | null,
     figures: RangeFigures | Promise<RangeFigures>,
-    options: { rows?: boolean } = {},
+    options: { rows?: boolean; background?: boolean } = {},
   ): Promise<TemplatedAnswer> {
-    this.used = Date.now();
+    // A view's background update is not a use: what is kept goes idleMs after the last request.
+    if (!options.background) this.used = Date.now();
     // Console rows are cut while the figures are still being read (~20 ms for 10,000 new items),
     // each part of a server's first read as it arrives.
     const kept = this.kept(db, labels, options.rows ? rowParts : () => undefined).then((k) => {

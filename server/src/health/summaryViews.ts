@@ -150,6 +150,9 @@ export class SummaryViews {
     state.requested = Date.now();
     if (gzip) state.gzipRequested = state.requested;
     if (rows) state.rowsRequested = state.requested;
+    // A request is a use of what the view is made of; its background updates are not.
+    this.items.touch(range.key, state.requested);
+    this.templates.touch(state.requested);
     this.schedule();
     this.keepSwept();
     const { view } = state;
@@ -179,7 +182,7 @@ export class SummaryViews {
   }
 
   /** One update at a time per range; a caller that needs a later edit waits for a new one. */
-  private async update(range: PrecomputedRange): Promise<SummaryView | undefined> {
+  private async update(range: PrecomputedRange, background = false): Promise<SummaryView | undefined> {
     const state = this.state(range);
     const edits = this.edits();
     while (state.pending) {
@@ -195,7 +198,7 @@ export class SummaryViews {
         return undefined;
       }
       const rows = Date.now() - (state.rowsRequested ?? -Infinity) < this.idleMs;
-      const { chunks, rebuilt, ids, items } = await this.items.answer(range, asOf, null, { rows });
+      const { chunks, rebuilt, ids, items } = await this.items.answer(range, asOf, null, { rows, background });
       // The same items as the previous view (an item rebuilt is a new object): its body, tag and gzip.
       const prev = state.view;
       const same = prev && prev.items.length === items.length && prev.items.every((it, i) => it === items[i]);
@@ -214,7 +217,7 @@ export class SummaryViews {
   }
 
   private background(range: PrecomputedRange): void {
-    this.update(range).catch((e: unknown) => log.error(`health summary ${range.key}: ${(e as Error).message}`));
+    this.update(range, true).catch((e: unknown) => log.error(`health summary ${range.key}: ${(e as Error).message}`));
   }
 
   private schedule(): void {
