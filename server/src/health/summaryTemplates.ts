@@ -70,6 +70,13 @@ export function pgTimestamp(ms: number | null): string {
 
 const num = (v: number | null | undefined) => (v === null || v === undefined ? 'null' : String(v));
 
+/**
+ * The most bytes an item's figures take: the keys (~95), two timestamps (~35 each) and six numbers
+ * of at most 24 characters each (`-1.2345678901234567e+21`). Room made for each item when an answer
+ * is written as bytes, so the buffer cannot be too short.
+ */
+const FIGURES_MAX = 384;
+
 /** The figures of a check the range has no runs of. */
 const NO_FIGURES = `,"uptime":{"passed":0,"failed":0,"last_pass":null,"last_fail":null},"latency":{"p95":null,"p97":null,"p99":null,"rolling1h":null},`;
 
@@ -282,27 +289,24 @@ export class SummaryTemplates {
     // Each form is written only when asked for: the page asks for console rows, API clients for JSON.
     /** `ends`: where each item ends in the answer's buffer (its own array is written in). */
     const bytes = (ends?: number[]) => {
-      // The items' bytes copied into one buffer of the exact size and their figures written between
-      // (ASCII: a character a byte): nothing to encode, and nothing to copy again to trim it.
-      const figs = picked.map(([, i]) => figuresOf(i));
-      let size = 1 + picked.length;
-      for (let k = 0; k < picked.length; k++) {
-        const t = picked[k]![0];
-        size += t.headEnd - t.head + t.tailEnd - t.tail + figs[k]!.length;
-      }
-      const b = Buffer.allocUnsafe(Math.max(size, 2));
+      // The items' bytes copied into one buffer and their figures written between: nothing to encode.
+      // (Writing each item's figures as it goes, into room made for the longest, is faster than
+      // sizing the buffer exactly from all the figures' texts first: 22 against 35 ms at 10,000.)
+      let size = 2 + picked.length;
+      for (const [t] of picked) size += t.headEnd - t.head + t.tailEnd - t.tail + FIGURES_MAX;
+      const b = Buffer.allocUnsafe(size);
       let p = 0;
       b[p++] = 91; // [
       for (let k = 0; k < picked.length; k++) {
-        const t = picked[k]![0];
+        const [t, i] = picked[k]!;
         if (k) b[p++] = 44; // ,
         p += t.b.copy(b, p, t.head, t.headEnd);
-        p += b.write(figs[k]!, p, 'latin1');
+        p += b.write(figuresOf(i), p, 'latin1');
         p += t.b.copy(b, p, t.tail, t.tailEnd);
         ends?.push(p);
       }
       b[p++] = 93; // ]
-      return b;
+      return b.subarray(0, p);
     };
     /** The console row of the k-th item: its template's parts (cut once per template) around its figures. */
     const rowAt = (k: number) => {
@@ -317,7 +321,8 @@ export class SummaryTemplates {
       bytes: () => bytes(),
       items: () => {
         const ends: number[] = [];
-        const b = bytes(ends);
+        // Kept as long as the items are: copied to its length (the buffer has room for the longest figures).
+        const b = Buffer.from(bytes(ends));
         const items = picked.map(([t], k) => ({
           id: ids[k]!,
           v: t.v,
