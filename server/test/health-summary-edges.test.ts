@@ -296,7 +296,7 @@ describe.each(databaseKinds())('health summary from edges against brute force on
         split(async () => undefined),
         null,
         f,
-        { rows: true },
+        { rows: true, parts: 2 },
       );
       expect(copies).toEqual(['part', 'part']);
       expect(parted.ids).toEqual(await order());
@@ -313,6 +313,7 @@ describe.each(databaseKinds())('health summary from edges against brute force on
           ),
           null,
           f,
+          { parts: 2 },
         );
         expect(copies).toEqual(['part', 'part', 'whole']);
         expect(moved.ids).toEqual(await order());
