@@ -8,12 +8,12 @@
 // characters as \u00xx), so a column's value is the item's bytes as they are. The labels (jsonb)
 // are written with a space after each `:` and `,`, which is dropped; labels holding anything but
 // strings (numbers are written as jsonb keeps them, `1.0`) are parsed and written again. An item
-// the scan does not recognise (keys other than expected) is parsed instead (rowOfParsed).
+// the scan does not recognise (keys other than expected) is parsed instead (rowPartsParsed).
 import { CONSOLE_COLUMNS, type Item } from './summaryConsole.js';
 import { ITEM_HEAD_KEYS, ITEM_TAIL_KEYS } from './summary.js';
 
 /** The console columns the figures fill (CONSOLE_COLUMNS 15–18: passed, failed, p95, rolling1h). */
-export const FIRST_FIGURE_COLUMN = 15;
+const FIRST_FIGURE_COLUMN = 15;
 const FIGURE_COLUMNS = 4;
 
 export interface RowParts {

@@ -189,7 +189,7 @@ export class SummaryTemplates {
       ),
     );
     this.copyBytes = bytes;
-    const total = parts[0]![0]?.total ?? 0;
+    const total = parts.find((got) => got.length)?.[0]?.total ?? 0;
     const all = new Array<{ id: string; t: Template }>(total);
     const ids = new Set<string>();
     let filled = 0;
