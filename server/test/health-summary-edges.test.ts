@@ -302,6 +302,29 @@ describe.each(databaseKinds())('health summary from edges against brute force on
       expect(parted.ids).toEqual(await order());
       expect(parted.bytes().equals(expected.bytes())).toBe(true);
       expect(parted.rows()).toEqual(expected.rows());
+      // One check: the first part (even positions) is empty, the second holds it; no second read.
+      copies.length = 0;
+      const [{ labels }] = (
+        await test.db.query<{ labels: unknown }>(`SELECT labels FROM checks WHERE id = $1`, [ids.steady])
+      ).rows as [{ labels: unknown }];
+      await test.db.query(`UPDATE checks SET labels = '{"only": "one"}', updated_at = now() WHERE id = $1`, [
+        ids.steady,
+      ]);
+      try {
+        const one = await new SummaryTemplates(60_000).answer(
+          split(async () => undefined),
+          JSON.stringify({ only: 'one' }),
+          f,
+          { parts: 2 },
+        );
+        expect(one.ids).toEqual([ids.steady]);
+        expect(copies).toEqual(['part', 'part']);
+      } finally {
+        await test.db.query(`UPDATE checks SET labels = $2::jsonb, updated_at = now() WHERE id = $1`, [
+          ids.steady,
+          JSON.stringify(labels),
+        ]);
+      }
       // A check renamed between the two parts moves in the order: read again as a whole.
       copies.length = 0;
       const [steady] = (await test.db.query<{ name: string }>(`SELECT name FROM checks WHERE id = $1`, [ids.steady]))
