@@ -437,9 +437,9 @@ WHERE c.deleted_at IS NULL AND ca.deleted_at IS NULL
     await refreshSummary(test.db, range, 0);
     let edits = 0;
     const views = new SummaryViews(test.db, () => edits, { everyMs: 150, idleMs: 1_000 });
-    const failedOf = (v: { body: Buffer } | undefined) =>
+    const failedOf = (v: { json: { body: Buffer } } | undefined) =>
       (
-        JSON.parse(Buffer.concat([v!.body, summaryTail(0)]).toString()) as { checks_summary: Item[] }
+        JSON.parse(Buffer.concat([v!.json.body, summaryTail(0)]).toString()) as { checks_summary: Item[] }
       ).checks_summary.find((c) => c.name === 'flaky' && c.canary_name === 'rollup-summary')!.uptime.failed;
     try {
       const first = await views.get(range);

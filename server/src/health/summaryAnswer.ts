@@ -197,7 +197,7 @@ export function summaryHandler(
         const view = await views.get(range, maxAgeMs, gz && format === 'json', format === 'console');
         if (view)
           source = {
-            json: () => ({ chunks: [view.body], etag: view.etag }),
+            json: () => ({ chunks: [view.json.body], etag: view.json.etag }),
             console: () => ({ ids: view.ids, rows: view.items.map(rowOf) }),
             identity: view,
             streamKey,

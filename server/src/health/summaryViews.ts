@@ -18,11 +18,8 @@ const log = logger('health');
 export interface SummaryView {
   /** When the range's figures were computed. */
   asOf: Date;
-  /**
-   * The answer up to its last key, ready to send: `{"runnerName":…,"checks_summary":[…]`; a request
-   * adds `,"duration":N}` (see summaryTail).
-   */
-  body: Buffer;
+  /** The FORMATS.md answer and its tag, written on first use (the page asks for console rows only). */
+  json: ViewJson;
   /**
    * The same compressed (see gzipSummary): made as soon as the view is built while clients that
    * accept gzip ask for it, else on first use.
@@ -33,8 +30,6 @@ export interface SummaryView {
   edits: number;
   /** How many items that update rebuilt. */
   rebuilt: number;
-  /** The strong validator of `body` (made once per update). */
-  etag: string;
   /** Its items in order (their console rows, for format=console). */
   ids: string[];
   items: CachedItem[];
@@ -202,10 +197,9 @@ export class SummaryViews {
       // The same items as the previous view (an item rebuilt is a new object): its body, tag and gzip.
       const prev = state.view;
       const same = prev && prev.items.length === items.length && prev.items.every((it, i) => it === items[i]);
-      const body = same ? prev.body : Buffer.concat([SUMMARY_HEAD, ...chunks]);
       const view: SummaryView = same
         ? { ...prev, at, edits, rebuilt }
-        : { asOf, body, at, edits, rebuilt, etag: etagOf([body]), ids, items };
+        : { asOf, json: new ViewJson(chunks), at, edits, rebuilt, ids, items };
       if (Date.now() - (state.gzipRequested ?? -Infinity) < this.idleMs) deflateView(view).catch(() => undefined);
       state.view = view;
       return view;
@@ -239,6 +233,34 @@ export class SummaryViews {
   }
 }
 
+/** A view's FORMATS.md answer and its strong validator, made once, when first asked for. */
+export class ViewJson {
+  private made?: { body: Buffer; etag: string };
+
+  constructor(private chunks: Buffer[]) {}
+
+  private get it() {
+    if (!this.made) {
+      const body = Buffer.concat([SUMMARY_HEAD, ...this.chunks]);
+      this.made = { body, etag: etagOf([body]) };
+      this.chunks = [];
+    }
+    return this.made;
+  }
+
+  /**
+   * The answer up to its last key, ready to send: `{"runnerName":…,"checks_summary":[…]`; a request
+   * adds `,"duration":N}` (see summaryTail).
+   */
+  get body(): Buffer {
+    return this.it.body;
+  }
+
+  get etag(): string {
+    return this.it.etag;
+  }
+}
+
 /** How every summary answer starts; `duration` comes last, once the request's time is known. */
 export const SUMMARY_HEAD = Buffer.from('{"runnerName":"local","checks_summary":');
 /** The end of a summary answer that took `ms`. */
@@ -256,10 +278,11 @@ const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 
 /** The view's constant part deflated (once). */
 function deflateView(view: SummaryView): Promise<DeflatedPrefix> {
-  view.deflated ??= deflateRaw(view.body, { level: 1, finishFlush: zlib.constants.Z_SYNC_FLUSH }).then((data) => ({
+  const { body } = view.json;
+  view.deflated ??= deflateRaw(body, { level: 1, finishFlush: zlib.constants.Z_SYNC_FLUSH }).then((data) => ({
     data,
-    crc: zlib.crc32(view.body),
-    length: view.body.length,
+    crc: zlib.crc32(body),
+    length: body.length,
   }));
   return view.deflated;
 }
