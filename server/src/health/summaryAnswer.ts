@@ -211,9 +211,11 @@ export function summaryHandler(
         const asOf = await freshComputedAt(db, range);
         if (asOf) {
           const a = await views.items.answer(range, asOf, labels, { rows: format === 'console' });
-          const chunks = [SUMMARY_HEAD, ...a.chunks];
           source = {
-            json: once(() => ({ chunks, etag: etagOf(chunks) })),
+            json: once(() => {
+              const chunks = [SUMMARY_HEAD, ...a.chunks()];
+              return { chunks, etag: etagOf(chunks) };
+            }),
             console: () => ({ ids: a.ids, rows: a.items.map(rowOf) }),
             identity: a,
             streamKey,

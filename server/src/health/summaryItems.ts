@@ -17,8 +17,8 @@ import type { SummaryTemplates } from './summaryTemplates.js';
 export interface CachedItem {
   v: string;
   k: string;
-  /** The item's JSON, encoded once: an answer is these bytes joined. */
-  json: Buffer;
+  /** The item's JSON, encoded once: an answer is these bytes joined (items written from templates: on first use). */
+  readonly json: Buffer;
   /** Its console row (see summaryConsole.ts), made on first use. */
   row?: string;
   /**
@@ -31,9 +31,25 @@ export interface CachedItem {
 /** The console row of a cached item (made once per rebuild of the item). */
 export const rowOf = (it: CachedItem) => (it.row ??= it.rowFrom ? it.rowFrom() : consoleRow(it.json.toString()));
 
-/** What an answer is made of: its items in order, and its JSON array as byte chunks. */
+/** An item written from its template: its JSON made on first use (with every item of its answer). */
+class TemplatedItem implements CachedItem {
+  private made?: Buffer;
+
+  constructor(
+    readonly v: string,
+    readonly k: string,
+    private readonly make: () => Buffer,
+    readonly rowFrom: () => string,
+  ) {}
+
+  get json(): Buffer {
+    return (this.made ??= this.make());
+  }
+}
+
+/** What an answer is made of: its items in order, and its JSON array as byte chunks (written when called). */
 export interface ItemsAnswer {
-  chunks: Buffer[];
+  chunks: () => Buffer[];
   ids: string[];
   items: CachedItem[];
   /** How many items were rebuilt. */
@@ -106,14 +122,15 @@ export class SummaryItems {
       ]);
       const { array, items: built } = a.items();
       const answered = built.map((it) => {
-        const item: CachedItem = { v: it.v, k: it.k, json: it.json, rowFrom: it.row };
+        const item = new TemplatedItem(it.v, it.k, it.json, it.row);
         items.set(it.id, item);
         return item;
       });
       order = built.map((it) => it.id);
       if (next) Object.assign(cached, { order, since: next });
-      // The items were written as one JSON array: sent as it is, not joined again from 20,000 slices.
-      return { chunks: [array], ids: order, items: answered, rebuilt: built.length };
+      // The items are written as one JSON array when a JSON client asks: sent as it is, not joined
+      // again from 20,000 slices.
+      return { chunks: () => [array()], ids: order, items: answered, rebuilt: built.length };
     }
     if (labels !== null) {
       const { rows } = await this.db.query<Row>(SUMMARY_CHECKS_SQL, [labels]);
@@ -160,18 +177,23 @@ export class SummaryItems {
 
   /** The answer of the items of `order` (those kept). */
   private joined(order: string[], items: Map<string, CachedItem>, rebuilt: number): ItemsAnswer {
-    const chunks: Buffer[] = [OPEN];
     const ids: string[] = [];
     const answered: CachedItem[] = [];
     for (const id of order) {
       const it = items.get(id);
       if (!it) continue;
-      if (chunks.length > 1) chunks.push(COMMA);
-      chunks.push(it.json);
       ids.push(id);
       answered.push(it);
     }
-    chunks.push(CLOSE);
+    const chunks = () => {
+      const out: Buffer[] = [OPEN];
+      for (const it of answered) {
+        if (out.length > 1) out.push(COMMA);
+        out.push(it.json);
+      }
+      out.push(CLOSE);
+      return out;
+    };
     return { chunks, ids, items: answered, rebuilt };
   }
 

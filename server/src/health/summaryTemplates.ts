@@ -120,10 +120,14 @@ export interface TemplatedAnswer {
   /** The same as UTF-8 bytes, written straight into one buffer. */
   bytes: () => Buffer;
   /**
-   * Each item's JSON (slices of `array`, the answer's JSON array), with its template's version and
-   * sort key, in order.
+   * Each item with its template's version and sort key, in order, and its JSON (a slice of `array`,
+   * the answer's JSON array) written for all of them the first time one is asked for: a console
+   * client never needs it.
    */
-  items: () => { array: Buffer; items: Array<{ id: string; v: string; k: string; json: Buffer; row: () => string }> };
+  items: () => {
+    array: () => Buffer;
+    items: Array<{ id: string; v: string; k: string; json: () => Buffer; row: () => string }>;
+  };
   ids: string[];
   /** The console rows, written on each call. */
   rows: () => string[];
@@ -325,17 +329,24 @@ export class SummaryTemplates {
       text: () => bytes().toString(),
       bytes: () => bytes(),
       items: () => {
-        const ends: number[] = [];
-        // Kept as long as the items are: copied to its length (the buffer has room for the longest figures).
-        const b = Buffer.from(bytes(ends));
+        let written: { b: Buffer; ends: number[] } | undefined;
+        const write = () => {
+          if (written) return written;
+          const ends: number[] = [];
+          // Kept as long as the items are: copied to its length (the buffer has room for the longest figures).
+          return (written = { b: Buffer.from(bytes(ends)), ends });
+        };
         const items = picked.map(([t], k) => ({
           id: ids[k]!,
           v: t.v,
           k: t.k,
-          json: b.subarray(k ? ends[k - 1]! + 1 : 1, ends[k]),
+          json: () => {
+            const { b, ends } = write();
+            return b.subarray(k ? ends[k - 1]! + 1 : 1, ends[k]);
+          },
           row: () => rowAt(k),
         }));
-        return { array: b, items };
+        return { array: () => write().b, items };
       },
       ids,
       rows: () => picked.map((_, k) => rowAt(k)),

@@ -237,13 +237,12 @@ export class SummaryViews {
 export class ViewJson {
   private made?: { body: Buffer; etag: string };
 
-  constructor(private chunks: Buffer[]) {}
+  constructor(private readonly chunks: () => Buffer[]) {}
 
   private get it() {
     if (!this.made) {
-      const body = Buffer.concat([SUMMARY_HEAD, ...this.chunks]);
+      const body = Buffer.concat([SUMMARY_HEAD, ...this.chunks()]);
       this.made = { body, etag: etagOf([body]) };
-      this.chunks = [];
     }
     return this.made;
   }
