@@ -12,9 +12,9 @@
 import { CONSOLE_COLUMNS, type Item } from './summaryConsole.js';
 import { ITEM_HEAD_KEYS, ITEM_TAIL_KEYS } from './summary.js';
 
-/** The console columns the figures fill (CONSOLE_COLUMNS 15–18: passed, failed, p95, rolling1h). */
-const FIRST_FIGURE_COLUMN = 15;
-const FIGURE_COLUMNS = 4;
+/** The console columns the figures fill: passed, failed, p95, rolling1h, in that order (summaryTemplates.ts rowAt). */
+const FIRST_FIGURE_COLUMN = CONSOLE_COLUMNS.indexOf('passed');
+const FIGURE_COLUMNS = CONSOLE_COLUMNS.indexOf('rolling1h') + 1 - FIRST_FIGURE_COLUMN;
 
 export interface RowParts {
   /** The row up to its first figure: `[id,…,endpoint,`. */
