@@ -124,6 +124,23 @@ describe('serveWeb', () => {
     expect((await png.arrayBuffer()).byteLength).toBe(4096);
   });
 
+  it('serves a file kept in memory anew once it changes on disk, and large files in full', async () => {
+    const file = path.join(webDir, 'assets', 'chunk-abc123.js');
+    fs.writeFileSync(file, 'export const a = 1;');
+    fs.utimesSync(file, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'));
+    expect(await (await appFor(webDir).request('/assets/chunk-abc123.js')).text()).toBe('export const a = 1;');
+    fs.writeFileSync(file, 'export const a = 22;');
+    fs.utimesSync(file, new Date('2026-01-02T00:00:00Z'), new Date('2026-01-02T00:00:00Z'));
+    const changed = await appFor(webDir).request('/assets/chunk-abc123.js');
+    expect(await changed.text()).toBe('export const a = 22;');
+    expect(changed.headers.get('content-length')).toBe('20');
+
+    const large = Buffer.alloc(200 * 1024, 9); // above what is kept in memory: streamed from disk
+    fs.writeFileSync(path.join(webDir, 'assets', 'large-abc123.png'), large);
+    const png = await appFor(webDir).request('/assets/large-abc123.png');
+    expect(Buffer.from(await png.arrayBuffer()).equals(large)).toBe(true);
+  });
+
   it('explains how to build the console when index.html is missing', async () => {
     const res = await appFor(path.join(root, 'not-built')).request('/');
     expect(res.status).toBe(503);
