@@ -11,7 +11,8 @@ import { healthWrites } from './store.js';
 import { freshComputedAt, precomputedRangeOf, summarySqlFor } from './summary.js';
 import { rowOf } from './summaryItems.js';
 import { edgeClock, edgeFigures } from './edgeFigures.js';
-import { consoleRowOf, etagOf, gzipEtag, notModified } from './summaryConsole.js';
+import { gzipWithPrefix } from './gzipPrefix.js';
+import { consoleRowOf, etagOf, gzipEtag, notModified, type ConsoleStream } from './summaryConsole.js';
 import {
   gzipSummary,
   SUMMARY_HEAD,
@@ -36,6 +37,15 @@ const SUMMARY_CACHE_ENTRIES = 8;
 const CACHE_CONTROL = 'private, no-cache';
 
 const gzip = promisify(zlib.gzip);
+
+/**
+ * A console answer gzipped: a full one from its stream's bulk deflated once per version (the page's
+ * first load, 3–4 MB at 10,000 checks, then costs the server no compression), a delta at once.
+ */
+function gzipConsole(stream: ConsoleStream, body: Buffer, full: boolean, tail: Buffer): Promise<Buffer<ArrayBuffer>> {
+  if (full) return gzipWithPrefix(stream.deflatedFull(body), tail);
+  return gzip(Buffer.concat([body, tail]), { level: 1 });
+}
 
 /** A summary computed on request: its checks' JSON array with its validator, and console rows, each made once asked. */
 interface LiveAnswer {
@@ -253,15 +263,15 @@ export function summaryHandler(
       const etag = stream.etag;
       if (notModified(ifNoneMatch, etag)) return c.body(null, 304, { ...common, etag });
       const { body, full } = stream.answer(since);
-      const whole = Buffer.concat([body, summaryTail(performance.now() - started)]);
+      const tail = summaryTail(performance.now() - started);
       const headers = { ...common, 'content-type': json, 'x-summary-delta': String(!full) };
-      if (gz && whole.length > 16_384)
-        return c.body(await gzip(whole, { level: 1 }), 200, {
+      if (gz && body.length + tail.length > 16_384)
+        return c.body(await gzipConsole(stream, body, full, tail), 200, {
           ...headers,
           etag: gzipEtag(etag),
           'content-encoding': 'gzip',
         });
-      return c.body(whole, 200, { ...headers, etag });
+      return c.body(Buffer.concat([body, tail]), 200, { ...headers, etag });
     }
     const { chunks, etag } = source.json();
     if (notModified(ifNoneMatch, etag)) return c.body(null, 304, { ...common, etag });

@@ -5,6 +5,7 @@
 // Also the summary's ETags (strong, from the data) and the If-None-Match comparison.
 import crypto from 'node:crypto';
 import { HEALTH_CONSOLE_COLUMNS } from '@opsdeck/common';
+import { deflatePrefix, type DeflatedPrefix } from './gzipPrefix.js';
 
 /** The columns of a console row, in order (docs/api.md; shared with the page). */
 export const CONSOLE_COLUMNS = HEALTH_CONSOLE_COLUMNS;
@@ -78,6 +79,7 @@ export class ConsoleStream {
   private removed = new Map<string, number>();
   private fed: object | undefined;
   private full: Buffer | undefined;
+  private fullDeflated: Promise<DeflatedPrefix> | undefined;
   /** The ETag of the state a client holds after applying any answer of the current version. */
   etag = etagOf([], 'c');
   used = Date.now();
@@ -123,6 +125,7 @@ export class ConsoleStream {
     this.seq = next;
     this.order = [...ids];
     this.full = undefined;
+    this.fullDeflated = undefined;
     this.etag = etagOf(
       this.order.map((id) => this.rows.get(id)!.row),
       'c',
@@ -156,6 +159,15 @@ export class ConsoleStream {
     );
     if (!delta) this.full = body;
     return { body, full: !delta };
+  }
+
+  /**
+   * The full answer of the current version deflated once (gzipPrefix.ts), for the gzip of `answer`'s
+   * body when it is the full one: a page's first load then compresses only the request's tail.
+   */
+  deflatedFull(body: Buffer): Promise<DeflatedPrefix> {
+    if (body !== this.full) return deflatePrefix(body);
+    return (this.fullDeflated ??= deflatePrefix(body));
   }
 }
 

@@ -2,11 +2,10 @@
 // range (SummaryViews, kept up to date in the background while someone asks for it) from its items
 // (summaryItems.ts), with the gzip of an answer made once per update. The figures themselves are
 // summary.ts's.
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
 import type { Queryable } from '../db/database.js';
 import { logger } from '../log.js';
 import { releaseMemorySoon } from '../memory.js';
+import { deflatePrefix, gzipWithPrefix, type DeflatedPrefix } from './gzipPrefix.js';
 import { ConsoleStreams, etagOf } from './summaryConsole.js';
 import { freshComputedAt, PRECOMPUTED_RANGES, type PrecomputedRange } from './summary.js';
 import { SummaryItems, type CachedItem } from './summaryItems.js';
@@ -265,36 +264,16 @@ export const SUMMARY_HEAD = Buffer.from('{"runnerName":"local","checks_summary":
 /** The end of a summary answer that took `ms`. */
 export const summaryTail = (ms: number) => Buffer.from(`,"duration":${Math.round(ms)}}`);
 
-/** The raw deflate of an answer's constant part (sync-flushed, so more can follow), its CRC-32 and length. */
-export interface DeflatedPrefix {
-  data: Buffer;
-  crc: number;
-  length: number;
+/**
+ * A view's answer as one gzip member without compressing its bulk again per request: the view's
+ * constant part is deflated once (gzipPrefix.ts).
+ */
+export function gzipSummary(view: SummaryView, tail: Buffer): Promise<Buffer<ArrayBuffer>> {
+  return gzipWithPrefix(deflateView(view), tail);
 }
-
-const deflateRaw = promisify(zlib.deflateRaw);
-const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 
 /** The view's constant part deflated (once). */
 function deflateView(view: SummaryView): Promise<DeflatedPrefix> {
-  const { body } = view.json;
-  view.deflated ??= deflateRaw(body, { level: 1, finishFlush: zlib.constants.Z_SYNC_FLUSH }).then((data) => ({
-    data,
-    crc: zlib.crc32(body),
-    length: body.length,
-  }));
+  view.deflated ??= deflatePrefix(view.json.body);
   return view.deflated;
-}
-
-/**
- * A view's answer as one gzip member without compressing its bulk again per request: the view's
- * constant part is deflated once (level 1, on the thread pool) and ends on a byte boundary without
- * the final flag; the request's tail is a final block of its own, and the CRC-32 continues over it.
- */
-export async function gzipSummary(view: SummaryView, tail: Buffer) {
-  const prefix = await deflateView(view);
-  const trailer = Buffer.alloc(8);
-  trailer.writeUInt32LE(zlib.crc32(tail, prefix.crc), 0);
-  trailer.writeUInt32LE((prefix.length + tail.length) % 2 ** 32, 4);
-  return Buffer.concat([GZIP_HEADER, prefix.data, zlib.deflateRawSync(tail), trailer]);
 }
