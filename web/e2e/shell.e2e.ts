@@ -19,6 +19,19 @@ describe('console shell', () => {
     await expect.poll(() => page.getByTestId('page-title').textContent()).toBe('Feature Flags');
   });
 
+  it("asks for the session once, while a page's code loads rather than after it", async () => {
+    const page = await app.newPage();
+    await app.signIn(page);
+    const events: string[] = [];
+    page.on('request', (r) => r.url().includes('/api/auth/whoami') && events.push('whoami'));
+    page.on('request', (r) => /\/assets\/HealthPage[-.]/.test(r.url()) && events.push('page code'));
+    await page.goto('/health');
+    await page.getByText('Filter by Health').waitFor();
+    expect(events.filter((e) => e === 'whoami')).toHaveLength(1);
+    expect(events).toContain('page code');
+    expect(events.indexOf('whoami')).toBeLessThan(events.indexOf('page code'));
+  });
+
   it('redirects / to /topology and navigates through every sidebar item', async () => {
     const page = await app.adminPage();
     await page.goto('/');

@@ -4,7 +4,7 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { checkAccess } from '@opsdeck/common/access';
-import { accessSubject, useAbout, useMode, useSession } from '../api/session';
+import { accessSubject, prefetchWhoami, useAbout, useMode, useSession } from '../api/session';
 import RouteErrorPage from './pages/ErrorFallbackPage';
 import FeatureDisabledPage from './pages/FeatureDisabledPage';
 import NotFoundPage from './pages/NotFoundPage';
@@ -41,6 +41,8 @@ function toRouteObject(route: AppRoute): RouteObject {
     path: route.path,
     handle: { title: route.title },
     lazy: async () => {
+      // The shell needs the session as soon as this code is in: asked for now, it loads beside it.
+      if (route.layout === 'shell') prefetchWhoami();
       const page = (await route.load()).default as ComponentType<Record<string, unknown>>;
       return { Component: route.layout === 'shell' ? guarded(route, page) : withProps(route, page) };
     },

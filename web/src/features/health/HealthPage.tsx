@@ -3,7 +3,7 @@
 // Agent, Hide Passing, tabs, grouping, sorting and layout all live in the query string and are applied
 // here, in the browser. ?checkId= opens the check drawer.
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { createElement, useCallback, useEffect, useMemo, useRef, useState, type ComponentProps } from 'react';
 import { defaultRangeForLastRun } from '@opsdeck/common/healthChecks';
 import { durationMinutes, shorthandRange, TIME_RANGE_OPTIONS } from '@opsdeck/common/timeRange';
 import { errorMessage } from '../../api/client';
@@ -33,24 +33,46 @@ import { LOCAL_AGENT_ID, type CheckSummary } from './types';
 import { summaryStart } from './healthParams';
 import { useHealthView } from './useHealthView';
 
-/** The drawer's module once loaded: rendered directly, as React.lazy would suspend once even then. */
-let loadedDrawer: typeof import('./drawer/CheckDrawer').default | undefined;
+type DrawerComponent = typeof import('./drawer/CheckDrawer').default;
+/** The drawer's module once loaded. */
+let loadedDrawer: DrawerComponent | undefined;
+let drawerLoading: Promise<DrawerComponent> | undefined;
 const loadDrawer = () =>
-  import('./drawer/CheckDrawer').then((m) => {
-    loadedDrawer = m.default;
-    return m;
-  });
-const LazyDrawer = lazy(loadDrawer);
+  (drawerLoading ??= import('./drawer/CheckDrawer').then(
+    (m) => (loadedDrawer = m.default),
+    (error: unknown) => {
+      drawerLoading = undefined; // asked again on the next click
+      throw error;
+    },
+  ));
 /** How long the pointer rests on a row before the drawer's check row is fetched. */
 const HOVER_PREFETCH_MS = 120;
 
 // The drawer's code (its chunk and ~20 small ones it imports) is fetched as soon as this page's code
-// is in, while the page still waits for the session, not on the first click: loaded then, it took
-// ~0.5 s of the drawer's opening on a loaded machine. When the browser is idle, so that it does not
-// hold up the page's first render. A click before it is in shows the drawer through React.lazy,
-// whose Suspense boundary React reveals up to 300 ms late (its fallback throttling).
-if (typeof requestIdleCallback === 'function') requestIdleCallback(() => void loadDrawer(), { timeout: 2_000 });
-else setTimeout(() => void loadDrawer(), 200);
+// is in: the page then waits for the session and the summary, and the drawer's code arrives and is
+// evaluated in that wait. Fetched when the browser was idle instead, it was often not in by the
+// first click (the page's first render keeps the main thread busy), and a click then waited for it.
+void loadDrawer().catch(() => undefined);
+
+/**
+ * The drawer once its code is in: rendered directly, not through React.lazy, whose Suspense
+ * boundary React reveals up to 300 ms late (its fallback throttling). Opened before the code is in,
+ * it renders nothing until it arrives; a failed load shows the route's error page.
+ */
+function Drawer(props: ComponentProps<DrawerComponent>) {
+  const [state, setState] = useState<{ Component?: DrawerComponent; error?: unknown }>({});
+  const Component = state.Component ?? loadedDrawer;
+  useEffect(() => {
+    // Also when the code arrived between this render and now: this render did not have it.
+    if (!Component)
+      loadDrawer().then(
+        (loaded) => setState({ Component: loaded }),
+        (error: unknown) => setState({ error }),
+      );
+  }, [Component]);
+  if (state.error) throw state.error;
+  return Component ? createElement(Component, props) : null;
+}
 
 function rangeLabel(range: string): string {
   return shorthandRange(range)?.display ?? range;
@@ -132,7 +154,7 @@ export default function HealthPage() {
   useEffect(() => () => clearTimeout(hoverTimer.current), []);
   const prepare = useCallback(
     (c: CheckSummary) => {
-      void loadDrawer();
+      void loadDrawer().catch(() => undefined);
       clearTimeout(hoverTimer.current);
       hoverTimer.current = setTimeout(
         () =>
@@ -190,13 +212,6 @@ export default function HealthPage() {
   usePageHeader({ extra, onRefresh, loading: summary.isFetching });
 
   const loading = summary.isPending || (summary.isFetching && summary.isPlaceholderData);
-  // The drawer's component is chosen as it opens, so one opened through React.lazy is not remounted
-  // (losing its tab and page) when the code arrives.
-  const [drawer, setDrawer] = useState<{ id?: string; Component: typeof LazyDrawer | typeof loadedDrawer }>({
-    Component: LazyDrawer,
-  });
-  if (drawer.id !== view.checkId) setDrawer({ id: view.checkId, Component: loadedDrawer ?? LazyDrawer });
-  const CheckDrawer = drawer.Component ?? LazyDrawer;
   const tabValues = tabs.map((t) => t.value);
   const selectedMissing = view.tab !== ALL_TAB && !tabValues.includes(view.tab);
 
@@ -265,14 +280,12 @@ export default function HealthPage() {
         )}
       </div>
       {view.checkId && (
-        <Suspense fallback={null}>
-          <CheckDrawer
-            checkId={view.checkId}
-            summary={all.find((c) => c.id === view.checkId)}
-            initialRange={view.timeRange}
-            onClose={() => update({ checkId: undefined })}
-          />
-        </Suspense>
+        <Drawer
+          checkId={view.checkId}
+          summary={all.find((c) => c.id === view.checkId)}
+          initialRange={view.timeRange}
+          onClose={() => update({ checkId: undefined })}
+        />
       )}
     </div>
   );
