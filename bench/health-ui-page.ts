@@ -107,6 +107,7 @@ const rowTarget = (n: number) => `new Promise((resolve) => {
   if (find()) return;
   const observer = new MutationObserver(() => find() && observer.disconnect());
   observer.observe(document, { childList: true, subtree: true });
+  setTimeout(() => { observer.disconnect(); resolve(null); }, 60000);
 })`;
 
 /**
@@ -114,7 +115,8 @@ const rowTarget = (n: number) => `new Promise((resolve) => {
  * page, and waits until the app handled it (?checkId= in the URL).
  */
 async function openDrawer(page: Page, n: number) {
-  const row = (await page.evaluate(rowTarget(n))) as { x: number; y: number; id: string; name: string };
+  const row = (await page.evaluate(rowTarget(n))) as { x: number; y: number; id: string; name: string } | null;
+  if (!row) throw new Error(`no check row ${n + 1} on ${page.url()} after 60 s`);
   await page.mouse.click(row.x, row.y);
   await page.waitForURL((u) => u.searchParams.get('checkId') === row.id);
   return row;
@@ -145,6 +147,8 @@ export async function loadOnce(
   warmSummary: string | undefined,
   /** Where to write the page's CPU profile (CDP Profiler) from navigation to the first drawer. */
   profileFile?: string,
+  /** Where to write a Chrome trace (devtools.timeline: tasks, layout, script, network) of the same span. */
+  traceFile?: string,
 ): Promise<Sample> {
   const context = await browser.newContext({
     baseURL: origin,
@@ -176,6 +180,19 @@ export async function loadOnce(
         .catch(() => undefined);
     });
 
+    if (traceFile)
+      await browser.startTracing(page, {
+        path: traceFile,
+        categories: [
+          'devtools.timeline',
+          'disabled-by-default-devtools.timeline',
+          'v8.execute',
+          'v8',
+          'blink.user_timing',
+          'loading',
+          'blink',
+        ],
+      });
     if (profileFile) {
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
@@ -193,6 +210,7 @@ export async function loadOnce(
       const { profile } = await cdp.send('Profiler.stop');
       fs.writeFileSync(profileFile, JSON.stringify(profile));
     }
+    if (traceFile) await browser.stopTracing();
     const [summarySentMs, summaryDoneMs] = (await page.evaluate(SUMMARY_TIMING)) as [number, number];
 
     // A second drawer: closed, another row clicked (the drawer's code is in the page by now).

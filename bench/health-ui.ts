@@ -22,7 +22,10 @@
 // Flags: --checks 10000, --per-canary 100, --history-minutes 60, --runs 5, --reuse (keep the
 // database when it has the same shape), --no-build (use --web-dir as it is), --web-dir
 // /tmp/web-health-ui-bench, --cold-summary, --cpu-profile DIR (the page's CPU profile per load),
-// --per-load (each load's marks), --no-edges.
+// --per-load (each load's marks), --trace DIR (a Chrome trace per load, for chrome://tracing or
+// Perfetto), --no-edges, --compare-web-dir DIR (another build, its loads alternated
+// with --web-dir's on a second server: before/after figures from the same minutes), --compare-server
+// CHECKOUT (that checkout's built server/dist/main.js serves the second variant).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -217,27 +220,32 @@ async function main() {
       .map((x) => x.toFixed(2))
       .join(' ')})`,
   );
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const server = startChild(process.execPath, [serverMain], {
-    PATH: process.env.PATH,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: origin,
-    DATABASE_URL: databaseUrl(DB),
-    WEB_DIR: webDir,
-    OPSDECK_ENGINES: 'false',
-    OPSDECK_DEMO: 'false',
-    ADMIN_EMAIL,
-    ADMIN_PASSWORD,
-    // Repeated benchmark runs sign in more often than the production limit (10 a minute) allows.
-    SIGN_IN_RATE_LIMIT: '1000',
-    LOG_LEVEL: 'warn',
-  });
+  // --compare-web-dir: a second build served by a second server on the same database, its loads
+  // alternated with the first's (load 1 of each, then 2 of each…), so both see the same machine.
+  // --compare-server CHECKOUT: that checkout's built server (server/dist/main.js) serves the second.
+  const compareWeb = flags['compare-web-dir'] ? path.resolve(String(flags['compare-web-dir'])) : undefined;
+  const compareServer = flags['compare-server']
+    ? path.join(path.resolve(String(flags['compare-server'])), 'server/dist/main.js')
+    : undefined;
+  const variants = [{ dir: webDir, main: serverMain, name: path.basename(webDir) }];
+  if (compareWeb || compareServer)
+    variants.push({
+      dir: compareWeb ?? webDir,
+      main: compareServer ?? serverMain,
+      name: [compareWeb && path.basename(compareWeb), compareServer && `server of ${flags['compare-server']}`]
+        .filter(Boolean)
+        .join(', '),
+    });
+  const servers: Array<{ origin: string; name: string; server: ReturnType<typeof startChild> }> = [];
+  for (const v of variants) {
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    const server = startChild(process.execPath, [v.main], serverEnv(port, origin, v.dir));
+    servers.push({ origin, name: v.name, server });
+  }
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
-    await waitForHttp(`${origin}/api/about`, server);
+    for (const s of servers) await waitForHttp(`${s.origin}/api/about`, s.server);
     const scenarios: Array<[string, string]> = [
       ['all checks, grouped by canary (default grouping)', 'hidePassing=false'],
       ['all checks, no grouping', 'hidePassing=false&groupBy=no-group'],
@@ -250,52 +258,60 @@ async function main() {
       ? () => undefined
       : (query: string) =>
           `/api/canary/api/summary?start=${new URLSearchParams(query).get('timeRange') ?? '1h'}&format=console`;
-    // One load first to warm the server (its first summary query plans and caches).
-    const session: Session = await signIn(browser, origin);
-    await loadOnce(browser, origin, session, scenarios[0]![1], warm(scenarios[0]![1]));
-    for (const [label, query] of scenarios) {
-      const samples: Sample[] = [];
-      for (let i = 0; i < runs; i++) {
-        const profile = flags['cpu-profile']
-          ? `${String(flags['cpu-profile'])}/${label.replace(/\W+/g, '-')}-${i}.cpuprofile`
-          : undefined;
-        const s = await loadOnce(browser, origin, session, query, warm(query), profile);
-        samples.push(s);
-        if (flags['per-load'])
-          log(
-            `  ${label} #${i + 1}: rows ${s.rowsMs.toFixed(0)}, clickable ${s.clickableMs.toFixed(0)}, drawer ${s.drawerMs.toFixed(0)}, summary sent ${s.summarySentMs.toFixed(0)} done ${s.summaryDoneMs.toFixed(0)} (${s.summaryCache}, server ${s.summaryServerMs} ms)`,
-          );
+    // Cookies do not depend on the port: one sign-in serves every server.
+    const session: Session = await signIn(browser, servers[0]!.origin);
+    // One load first on each server to warm it (its first summary query plans and caches).
+    for (const s of servers) await loadOnce(browser, s.origin, session, scenarios[0]![1], warm(scenarios[0]![1]));
+    for (const [scenario, query] of scenarios) {
+      const samples: Sample[][] = servers.map(() => []);
+      for (let i = 0; i < runs; i++)
+        for (const [v, s] of servers.entries()) {
+          const label = servers.length > 1 ? `${scenario} [${s.name}]` : scenario;
+          const profile = flags['cpu-profile']
+            ? `${String(flags['cpu-profile'])}/${label.replace(/\W+/g, '-')}-${i}.cpuprofile`
+            : undefined;
+          const trace = flags.trace ? `${String(flags.trace)}/${label.replace(/\W+/g, '-')}-${i}.json` : undefined;
+          const sample = await loadOnce(browser, s.origin, session, query, warm(query), profile, trace);
+          samples[v]!.push(sample);
+          if (flags['per-load'])
+            log(
+              `  ${label} #${i + 1}: rows ${sample.rowsMs.toFixed(0)}, clickable ${sample.clickableMs.toFixed(0)}, drawer ${sample.drawerMs.toFixed(0)}, summary sent ${sample.summarySentMs.toFixed(0)} done ${sample.summaryDoneMs.toFixed(0)} (${sample.summaryCache}, server ${sample.summaryServerMs} ms)`,
+            );
+        }
+      for (const [v, s] of servers.entries()) {
+        const label = servers.length > 1 ? `${scenario} [${s.name}]` : scenario;
+        const got = samples[v]!;
+        const med = (f: (s: Sample) => number, digits = 0) => median(got.map(f)).toFixed(digits);
+        times.push([
+          label,
+          med((s) => s.rowsMs),
+          med((s) => s.clickableMs),
+          med((s) => s.drawerMs),
+          Math.max(...got.map((s) => s.drawerMs)).toFixed(0),
+          med((s) => s.clickToDrawerMs),
+          med((s) => s.clickToHistoryMs),
+          med((s) => s.secondDrawerMs),
+          med((s) => s.longestTaskMs),
+          med((s) => s.longTasksMs),
+        ]);
+        details.push([
+          label,
+          got[0]!.domRows,
+          med((s) => s.summarySentMs),
+          med((s) => s.summaryDoneMs),
+          med((s) => s.summaryServerMs),
+          [...new Set(got.map((s) => s.summaryCache))].join('/'),
+          med((s) => s.summaryBytes / 1024 / 1024, 1),
+          med((s) => s.heapUsedMb, 1),
+          med((s) => s.heapTotalMb, 1),
+          med((s) => s.heapAfterGcMb, 1),
+          med((s) => s.domNodes),
+        ]);
+        const drawer = median(got.map((s) => s.drawerMs));
+        verdicts.push(
+          `${label}: drawer open < 1 s ${drawer < GOAL_MS ? 'met' : 'NOT met'} (median ${drawer.toFixed(0)} ms)`,
+        );
       }
-      const med = (f: (s: Sample) => number, digits = 0) => median(samples.map(f)).toFixed(digits);
-      times.push([
-        label,
-        med((s) => s.rowsMs),
-        med((s) => s.clickableMs),
-        med((s) => s.drawerMs),
-        Math.max(...samples.map((s) => s.drawerMs)).toFixed(0),
-        med((s) => s.clickToDrawerMs),
-        med((s) => s.clickToHistoryMs),
-        med((s) => s.secondDrawerMs),
-        med((s) => s.longestTaskMs),
-        med((s) => s.longTasksMs),
-      ]);
-      details.push([
-        label,
-        samples[0]!.domRows,
-        med((s) => s.summarySentMs),
-        med((s) => s.summaryDoneMs),
-        med((s) => s.summaryServerMs),
-        [...new Set(samples.map((s) => s.summaryCache))].join('/'),
-        med((s) => s.summaryBytes / 1024 / 1024, 1),
-        med((s) => s.heapUsedMb, 1),
-        med((s) => s.heapTotalMb, 1),
-        med((s) => s.heapAfterGcMb, 1),
-        med((s) => s.domNodes),
-      ]);
-      const drawer = median(samples.map((s) => s.drawerMs));
-      verdicts.push(
-        `${label}: drawer open < 1 s ${drawer < GOAL_MS ? 'met' : 'NOT met'} (median ${drawer.toFixed(0)} ms)`,
-      );
     }
     log(
       `\nMedians of ${runs} cold page loads each (ms; load average now ${os
@@ -338,8 +354,27 @@ async function main() {
     for (const v of verdicts) log(v);
   } finally {
     await browser.close();
-    await server.stop();
+    for (const s of servers) await s.server.stop();
   }
+}
+
+function serverEnv(port: number, origin: string, dir: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: origin,
+    DATABASE_URL: databaseUrl(DB),
+    WEB_DIR: dir,
+    OPSDECK_ENGINES: 'false',
+    OPSDECK_DEMO: 'false',
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    // Repeated benchmark runs sign in more often than the production limit (10 a minute) allows.
+    SIGN_IN_RATE_LIMIT: '1000',
+    LOG_LEVEL: 'warn',
+  };
 }
 
 await main();
