@@ -33,7 +33,8 @@ export function SheetContent({
         // Focus the drawer itself rather than its first button (a copy button lit up on open).
         onOpenAutoFocus={(e) => {
           e.preventDefault();
-          (e.currentTarget as HTMLElement | null)?.focus();
+          // The drawer is fixed in the window: nothing to scroll into view.
+          (e.currentTarget as HTMLElement | null)?.focus({ preventScroll: true });
         }}
         className={cn(
           'fixed inset-y-0 right-0 z-50 flex w-full flex-col border-l border-border bg-background shadow-pop focus:outline-none',

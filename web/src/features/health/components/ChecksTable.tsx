@@ -19,8 +19,18 @@ import { CheckIcon } from './CheckIcon';
 
 /** Tables with more rows than this render only the rows near the viewport. */
 export const VIRTUALIZE_FROM = 200;
-const CHECK_ROW_HEIGHT = 49;
-const GROUP_ROW_HEIGHT = 45;
+// Row heights as rendered (measured): the virtualizer's estimates, so that measuring the rows after
+// the first render changes nothing and renders the table no second time.
+const CHECK_ROW_HEIGHT = 48;
+/** A check row with a second line (description or endpoint). */
+const CHECK_ROW_WITH_SUBTITLE_HEIGHT = 54;
+const GROUP_ROW_HEIGHT = 44;
+const estimatedHeight = (r: TableRow | undefined) =>
+  r?.kind === 'group'
+    ? GROUP_ROW_HEIGHT
+    : r?.check.description || r?.check.endpoint
+      ? CHECK_ROW_WITH_SUBTITLE_HEIGHT
+      : CHECK_ROW_HEIGHT;
 
 type TableRow =
   | { kind: 'group'; key: string; group: CheckGroup; open: boolean }
@@ -94,7 +104,7 @@ export function ChecksTable({
   const virtualizer = useVirtualizer({
     count: virtual ? rows.length : 0,
     getScrollElement: () => bodyRef.current?.closest<HTMLElement>('#main') ?? null,
-    estimateSize: (i) => (rows[i]?.kind === 'group' ? GROUP_ROW_HEIGHT : CHECK_ROW_HEIGHT),
+    estimateSize: (i) => estimatedHeight(rows[i]),
     getItemKey: (i) => rows[i]?.key ?? i,
     overscan: 10,
     scrollMargin,
