@@ -2,7 +2,7 @@
 // status history through /api/db, Run Now, and agent names for badges.
 import { api } from '../../api/client';
 import { applyConsole, type ConsoleCopy } from './consoleSummary';
-import { requestSummary, takePrefetchedSummary } from './summaryPrefetch';
+import { requestSummary, takePrefetchedSummary, takeReadySummary } from './summaryPrefetch';
 import { db, type ListResult } from '../../api/postgrest';
 import type {
   CheckComponentLink,
@@ -53,6 +53,15 @@ function uniqueLive<R>(
 const copies = new Map<string, ConsoleCopy>();
 const KEPT_COPIES = 2;
 
+/** The early answer the page started from (healthApi.readySummary). */
+let taken: { start: string; summary: HealthSummary; at: number } | undefined;
+
+function keep(start: string, copy: ConsoleCopy) {
+  copies.delete(start);
+  copies.set(start, copy);
+  while (copies.size > KEPT_COPIES) copies.delete(copies.keys().next().value!);
+}
+
 export const healthApi = {
   /**
    * The summary of a range (`start`: a duration back from now — 1h, 7d, 43200m —, now-2d or an ISO
@@ -69,10 +78,23 @@ export const healthApi = {
       if (!res.data) throw new Error('The summary answer was empty.');
       next = applyConsole(prev, res.data, res.headers.get('etag'));
     }
-    copies.delete(start);
-    copies.set(start, next);
-    while (copies.size > KEPT_COPIES) copies.delete(copies.keys().next().value!);
+    keep(start, next);
     return next.summary;
+  },
+
+  /**
+   * The first summary of a page load when its early answer (summaryPrefetch.ts) is already read, with
+   * when it arrived: the page's query starts from it (later polls ask for the changes since it).
+   */
+  readySummary(start: string): { summary: HealthSummary; at: number } | undefined {
+    // Asked again (React's development double render): the same answer while it is the copy held.
+    if (taken?.start === start && copies.get(start)?.summary === taken.summary) return taken;
+    if (copies.has(start)) return undefined;
+    const ready = takeReadySummary(start);
+    if (!ready) return undefined;
+    keep(start, ready.copy);
+    taken = { start, summary: ready.copy.summary, at: ready.at };
+    return taken;
   },
 
   stats: (id: string, range: { start: string; end?: string; buckets: number }, signal?: AbortSignal) =>

@@ -31,7 +31,15 @@ export function requestSummary(start: string, r: SummaryRequest = {}) {
   });
 }
 
-let early: { start: string; at: number; copy: Promise<ConsoleCopy | undefined> } | undefined;
+let early:
+  | {
+      start: string;
+      at: number;
+      copy: Promise<ConsoleCopy | undefined>;
+      /** The copy once read, and when its answer arrived. */
+      ready?: { copy: ConsoleCopy; at: number };
+    }
+  | undefined;
 
 /**
  * The summary start a /health link's first render asks for, or undefined when the page will ask for
@@ -52,7 +60,22 @@ export function prefetchSummary(location: { pathname: string; search: string } =
   const copy = requestSummary(start, { on401: 'throw' })
     .then((res) => (res.data ? applyConsole(undefined, res.data, res.headers.get('etag')) : undefined))
     .catch(() => undefined);
-  early = { start, at: Date.now(), copy };
+  const asked = { start, at: Date.now(), copy };
+  early = asked;
+  void copy.then((c) => {
+    if (c && early === asked) early = { ...asked, ready: { copy: c, at: Date.now() } };
+  });
+}
+
+/**
+ * The early copy for `start` when it is already read (then forgotten): the page's first render shows
+ * it at once instead of a loading table first, rendered, laid out and then replaced.
+ */
+export function takeReadySummary(start: string): { copy: ConsoleCopy; at: number } | undefined {
+  const e = early;
+  if (!e?.ready || e.start !== start || Date.now() - e.at > FRESH_MS) return undefined;
+  early = { ...e, start: '' };
+  return e.ready;
 }
 
 /** The copy made of the early answer for `start`, once (then forgotten), if it was asked for lately. */
