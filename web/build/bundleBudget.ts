@@ -1,6 +1,8 @@
 // Vite plugin: after a production build, prints every JavaScript chunk with its gzipped size,
 // sums the initial JavaScript (entry chunks and what they import statically) and fails the
-// build when that sum is over the budget. Lazily loaded pages don't count towards it.
+// build when that sum is over the budget. Lazily loaded pages don't count towards it. `keepOut` names
+// chunks (by their module's name, e.g. the /health page's) whose static imports must not bring in
+// some modules (a large library only another tab uses): the build fails, naming the chunk that does.
 import zlib from 'node:zlib';
 import type { Plugin } from 'vite';
 
@@ -11,11 +13,12 @@ interface ChunkInfo {
   imports: string[];
   dynamicImports: string[];
   name: string;
+  moduleIds: string[];
 }
 
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 
-export function bundleBudget(options: { initialGzipKb: number }): Plugin {
+export function bundleBudget(options: { initialGzipKb: number; keepOut?: Record<string, RegExp> }): Plugin {
   return {
     name: 'opsdeck-bundle-budget',
     apply: 'build',
@@ -28,13 +31,25 @@ export function bundleBudget(options: { initialGzipKb: number }): Plugin {
       for (const c of chunks.values()) gzip.set(c.fileName, zlib.gzipSync(c.code, { level: 9 }).length);
 
       // The initial set: entries plus their static imports, transitively.
-      const initial = new Set<string>();
-      const visit = (file: string) => {
-        if (initial.has(file)) return;
-        initial.add(file);
-        for (const dep of chunks.get(file)?.imports ?? []) visit(dep);
+      const closure = (files: string[], into = new Set<string>()) => {
+        const visit = (file: string) => {
+          if (into.has(file)) return;
+          into.add(file);
+          for (const dep of chunks.get(file)?.imports ?? []) visit(dep);
+        };
+        files.forEach(visit);
+        return into;
       };
-      for (const c of chunks.values()) if (c.isEntry) visit(c.fileName);
+      const initial = closure([...chunks.values()].filter((c) => c.isEntry).map((c) => c.fileName));
+
+      for (const [name, pattern] of Object.entries(options.keepOut ?? {})) {
+        const own = [...chunks.values()].filter((c) => c.name === name);
+        if (own.length === 0) this.error(`bundle check: no chunk named ${name}`);
+        for (const file of closure(own.map((c) => c.fileName))) {
+          const bad = chunks.get(file)!.moduleIds.find((id) => pattern.test(id));
+          if (bad) this.error(`${name} loads ${bad} (in ${file}) with its static imports; import it lazily`);
+        }
+      }
 
       const rows = [...chunks.values()].sort(
         (a, b) =>

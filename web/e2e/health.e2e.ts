@@ -139,6 +139,17 @@ describe('health checks', () => {
     const drawer = page.getByRole('dialog');
     await expect.poll(() => drawer.getByTestId('check-drawer-title').textContent()).toBe('e2e-home');
     await expect.poll(() => drawer.getByTestId('check-endpoint').textContent()).toBe(`${target.url}/`);
+    // Modal without restyling the whole page (ui/overlay.tsx): <body> takes no presses (Radix) but the
+    // page's root keeps its own pointer-events, so the change stops there; no scroll lock on <body>;
+    // focus is in the drawer.
+    expect(
+      await page.evaluate(() => ({
+        root: getComputedStyle(document.getElementById('root')!).pointerEvents,
+        body: document.body.style.pointerEvents,
+        scrollLock: document.body.hasAttribute('data-scroll-locked'),
+        focusInDrawer: !!document.activeElement?.closest('[role="dialog"]'),
+      })),
+    ).toEqual({ root: 'auto', body: 'none', scrollLock: false, focusInDrawer: true });
     // No playbook runs on this check yet: no Playbooks menu.
     await drawer.getByRole('button', { name: 'Run Now' }).waitFor();
     expect(await drawer.getByRole('button', { name: /Playbooks/ }).count()).toBe(0);
@@ -166,7 +177,14 @@ describe('health checks', () => {
     await expectToast(page, /e2e-home failed: .*500/);
     await page.getByRole('dialog').getByTestId('check-drawer-header').getByText('Unhealthy').waitFor();
     await expect.poll(() => page.getByTestId('metric-uptime').textContent()).toContain('50.0%');
-    await page.keyboard.press('Escape');
+    // A press on the backdrop (left of the drawer) closes it, and the page takes presses again.
+    await page.mouse.click(12, 450);
+    await waitForUrl(page, (u) => !u.searchParams.has('checkId'));
+    await expect
+      .poll(() =>
+        page.evaluate(() => [document.getElementById('root')!.style.pointerEvents, document.body.style.pointerEvents]),
+      )
+      .toEqual(['', '']);
     await expect.poll(() => counts(page)).toEqual({ passing: 0, failing: 1 });
     const failing = checkRows(page).filter({ hasText: 'e2e-home' });
     await failing.getByText('Unhealthy').waitFor();

@@ -16,11 +16,10 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { nextVirtualPageSize } from '@opsdeck/common/pagination';
 import { errorMessage } from '../api/client';
 import { cn } from './cn';
+import { NO_DATA } from './empty-state';
 import type { ListState } from './list-state';
 import { Pagination } from './pagination';
 import { Skeleton } from './skeleton';
-
-export const NO_DATA = 'No data available';
 
 /**
  * A paged query as DataTable props: its rows and total, loading while the first page or (with

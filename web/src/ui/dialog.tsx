@@ -5,8 +5,8 @@ import { X } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Button } from './button';
 import { cn } from './cn';
+import { ModalOverlay } from './overlay';
 
-const OVERLAY = 'fixed inset-0 z-50 bg-black/40 backdrop-blur-[1px] data-[state=open]:animate-in';
 const CONTENT =
   'fixed left-1/2 top-1/2 z-50 w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 rounded-xl border border-border ' +
   'bg-surface shadow-pop focus:outline-none max-h-[calc(100vh-4rem)] flex flex-col';
@@ -30,7 +30,7 @@ export function DialogContent({
 }) {
   return (
     <DialogPrimitive.Portal>
-      <DialogPrimitive.Overlay className={OVERLAY} />
+      <ModalOverlay className="z-50" />
       <DialogPrimitive.Content
         className={cn(CONTENT, size === 'sm' ? 'max-w-md' : size === 'lg' ? 'max-w-3xl' : 'max-w-xl')}
         aria-describedby={description ? undefined : undefined}
@@ -86,7 +86,7 @@ export function ConfirmDialog({
   return (
     <AlertDialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <AlertDialogPrimitive.Portal>
-        <AlertDialogPrimitive.Overlay className={OVERLAY} />
+        <ModalOverlay className="z-50" />
         <AlertDialogPrimitive.Content className={cn(CONTENT, 'max-w-md p-6')}>
           <AlertDialogPrimitive.Title className="text-base font-semibold text-foreground">
             {title}

@@ -3,6 +3,9 @@ import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { cn } from './cn';
 
+/** What an empty table or list says (spec: 'No data available'). */
+export const NO_DATA = 'No data available';
+
 export function EmptyState({
   icon: Icon,
   title,

@@ -5,6 +5,7 @@ import { X } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Button } from './button';
 import { cn } from './cn';
+import { ModalOverlay } from './overlay';
 
 export const Sheet = DialogPrimitive.Root;
 
@@ -27,7 +28,7 @@ export function SheetContent({
 }) {
   return (
     <DialogPrimitive.Portal>
-      <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-black/40 backdrop-blur-[1px]" />
+      <ModalOverlay className="z-40" />
       <DialogPrimitive.Content
         aria-describedby={describedBy}
         // Focus the drawer itself rather than its first button (a copy button lit up on open).

@@ -5,6 +5,7 @@ import * as AlertDialog from '@radix-ui/react-alert-dialog';
 import { useState } from 'react';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/dialog';
+import { ModalOverlay } from '../../ui/overlay';
 
 export const CLEANUP_QUESTION = 'Would you like to delete resources created by agent?';
 export const CONFIRM_QUESTION = 'Are you sure you want to delete agent?';
@@ -28,7 +29,7 @@ export function DeleteAgentFlow({
     return (
       <AlertDialog.Root open onOpenChange={(open) => !open && onCancel()}>
         <AlertDialog.Portal>
-          <AlertDialog.Overlay className="fixed inset-0 z-50 bg-black/40 backdrop-blur-[1px]" />
+          <ModalOverlay className="z-50" />
           <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl border border-border bg-surface p-6 shadow-pop focus:outline-none">
             <AlertDialog.Title className="text-base font-semibold text-foreground">
               {CLEANUP_QUESTION}

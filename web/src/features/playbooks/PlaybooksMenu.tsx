@@ -4,7 +4,7 @@
 // one playbook matches the resource.
 import { useQuery } from '@tanstack/react-query';
 import { ChevronDown, Workflow } from 'lucide-react';
-import { createElement, Fragment, useState } from 'react';
+import { createElement, Fragment, lazy, Suspense, useState } from 'react';
 import { useCan, useSession } from '../../api/session';
 import { Button } from '../../ui/button';
 import {
@@ -17,9 +17,12 @@ import {
 } from '../../ui/menu';
 import { groupByCategory, playbookIcon, playbookTitle } from './playbookCards';
 import { playbookKeys, playbooksApi } from './playbooksApi';
-import { pickResourceRef } from './runForm';
-import { RunPlaybookModal } from './RunPlaybookModal';
+import { pickResourceRef } from './resourceRef';
 import type { PlaybookResourceRef, PlaybookSummary } from './types';
+
+// The run modal (its parameter fields bring the code editor and the YAML reader) is loaded when a
+// playbook is chosen, so the screens that show this menu (the check drawer among them) open without it.
+const RunPlaybookModal = lazy(() => import('./RunPlaybookModal').then((m) => ({ default: m.RunPlaybookModal })));
 
 export function PlaybooksMenu({
   resource,
@@ -77,12 +80,14 @@ export function PlaybooksMenu({
         </DropdownMenuContent>
       </DropdownMenu>
       {chosen && (
-        <RunPlaybookModal
-          playbook={chosen}
-          resource={resource}
-          open
-          onOpenChange={(open) => !open && setChosen(null)}
-        />
+        <Suspense fallback={null}>
+          <RunPlaybookModal
+            playbook={chosen}
+            resource={resource}
+            open
+            onOpenChange={(open) => !open && setChosen(null)}
+          />
+        </Suspense>
       )}
     </>
   );

@@ -2,49 +2,14 @@
 // playbook runs on, the starting values (rendered defaults, or a re-run's parameters), field
 // validation, the form's state changes, and turning field values into the run request's params.
 import { describeProblem, formatEditorDocument, parseEditorDocument } from '../../ui/code-editor/document';
-import type { PlaybookParameter, PlaybookResourceRef } from './types';
+import type { PlaybookParameter } from './types';
+
+export * from './resourceRef';
 
 export const REQUIRED_MESSAGE = 'This field is required';
 export const NOT_A_NUMBER_MESSAGE = 'This field must be a number';
 export const DNS1123_MESSAGE =
   'Must consist of lowercase letters, digits, hyphens and dots, and start and end with a letter or digit';
-
-// ---- the resource ------------------------------------------------------------------------------
-
-export type ResourceKind = 'config' | 'component' | 'check';
-
-export const RESOURCE_KINDS: readonly ResourceKind[] = ['config', 'component', 'check'];
-
-export const RESOURCE_LABELS: Record<ResourceKind, string> = {
-  config: 'Catalog Item',
-  component: 'Component',
-  check: 'Check',
-};
-
-const ID_FIELD = { config: 'config_id', component: 'component_id', check: 'check_id' } as const;
-
-/** The kind of the resource given to the modal, if one is. */
-export function givenResourceKind(ref: PlaybookResourceRef): ResourceKind | undefined {
-  return RESOURCE_KINDS.find((k) => !!ref[ID_FIELD[k]]);
-}
-
-export function resourceRef(kind: ResourceKind, id: string): PlaybookResourceRef {
-  return { [ID_FIELD[kind]]: id };
-}
-
-/** Only the id of the resource (a menu may pass a label alongside). */
-export function pickResourceRef(ref: PlaybookResourceRef): PlaybookResourceRef {
-  const kind = givenResourceKind(ref);
-  return kind ? resourceRef(kind, ref[ID_FIELD[kind]]!) : {};
-}
-
-/** The kinds of resource a playbook declares selectors for (configs, components, checks). */
-export function acceptedKinds(spec: { configs?: unknown; components?: unknown; checks?: unknown }): ResourceKind[] {
-  const declared = (v: unknown) => Array.isArray(v) && v.length > 0;
-  return RESOURCE_KINDS.filter((k) =>
-    declared(spec[k === 'config' ? 'configs' : k === 'component' ? 'components' : 'checks']),
-  );
-}
 
 // ---- values ------------------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@ import { AgentBadge } from '../../../ui/agent-badge';
 import { cn } from '../../../ui/cn';
 import { formatAge, formatDateTime } from '../../../ui/format';
 import { Skeleton } from '../../../ui/skeleton';
-import { NO_DATA } from '../../../ui/data-table';
+import { NO_DATA } from '../../../ui/empty-state';
 import { NO_GROUP, type CheckGroup } from '../checkFilters';
 import type { CheckSummary } from '../types';
 import { LatencyCell, latencyOf, UptimeCell } from './CheckCells';

@@ -9,7 +9,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { AgentBadge } from '../../../ui/agent-badge';
 import { cn } from '../../../ui/cn';
-import { NO_DATA } from '../../../ui/data-table';
+import { NO_DATA } from '../../../ui/empty-state';
 import { formatAge, formatDateTime } from '../../../ui/format';
 import { Skeleton } from '../../../ui/skeleton';
 import { NO_GROUP, type CheckGroup, type SortField } from '../checkFilters';

@@ -1,11 +1,11 @@
 // The check drawer's body: maintenance notice, time range picker, metric tiles, the Health
 // Overview chart (above the tabs, or in a Graph tab on short screens) and the History / Spec /
 // Relationships tabs.
-import { useMemo, useState, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useState, useSyncExternalStore } from 'react';
 import { defaultRangeForLastRun } from '@opsdeck/common/healthChecks';
 import { shorthandRange, type TimeRange } from '@opsdeck/common/timeRange';
 import { useMode } from '../../../api/session';
-import { CodeEditor, formatEditorDocument } from '../../../ui/code-editor';
+import { Skeleton } from '../../../ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../ui/tabs';
 import { TimeRangePicker } from '../../../ui/time-range/TimeRangePicker';
 import { InMaintenance } from '../../maintenance/InMaintenance';
@@ -18,6 +18,10 @@ import { useCheckStats } from './useCheckStats';
 
 /** Below this window height the chart moves from above the tabs into a Graph tab. */
 const SHORT_SCREEN = '(max-height: 760px)';
+
+// The Spec tab (and the YAML writer) is loaded when first shown: writing a large spec took ~90 ms and
+// the writer's code ~30 kB gzipped, both on the way to opening the drawer before.
+const CheckSpec = lazy(() => import('./CheckSpec'));
 
 function useMediaQuery(query: string): boolean {
   return useSyncExternalStore(
@@ -44,12 +48,6 @@ export function CheckDrawerBody({ check, initialRange }: { check: DrawerCheck; i
   // Health-only mode has no topology, catalog, playbooks or incidents (common/src/modes.ts).
   const healthOnly = useMode() === 'health';
   const relationships = useCheckRelationships(check.id, !healthOnly);
-  // Written out when the Spec tab is shown: a large spec took ~90 ms, on the way to opening the drawer.
-  const specShown = activeTab === 'spec';
-  const specYaml = useMemo(
-    () => (specShown ? formatEditorDocument(check.spec ?? {}, 'yaml') : ''),
-    [check.spec, specShown],
-  );
 
   return (
     <div className="space-y-4 p-5 lg:p-6">
@@ -92,7 +90,9 @@ export function CheckDrawerBody({ check, initialRange }: { check: DrawerCheck; i
           </TabsContent>
         )}
         <TabsContent value="spec" className="pt-4">
-          <CodeEditor language="yaml" value={specYaml} readOnly minHeight="200px" ariaLabel="Check spec" />
+          <Suspense fallback={<Skeleton className="h-48" />}>
+            <CheckSpec spec={check.spec} />
+          </Suspense>
         </TabsContent>
         {!healthOnly && (
           <TabsContent value="relationships" className="pt-4">

@@ -1,0 +1,14 @@
+import { chromium } from 'playwright-core';
+const origin = 'http://127.0.0.1:4101';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const ctx = await browser.newContext({ baseURL: origin, viewport: { width: 1440, height: 900 } });
+await ctx.request.post('/api/auth/sign-in/email', { data: { email: 'bench-admin@opsdeck.local', password: 'opsdeck-bench-password' }, headers: { origin } });
+const page = await ctx.newPage();
+await page.goto(process.argv[2] ?? '/health');
+await page.waitForSelector('tbody tr');
+const rowsAt = await page.evaluate(() => performance.now());
+await page.waitForTimeout(1500);
+const entries = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => [e.name.replace(location.origin, ''), Math.round(e.startTime), Math.round(e.responseEnd), e.encodedBodySize, e.decodedBodySize, e.initiatorType]));
+console.log('rows seen at ~', Math.round(rowsAt));
+for (const e of entries) console.log(e.join('\t'));
+await browser.close();
