@@ -6,7 +6,7 @@
 import { groupHealthWord } from '@opsdeck/common/healthChecks';
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronDown, ChevronRight } from 'lucide-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { AgentBadge } from '../../../ui/agent-badge';
 import { cn } from '../../../ui/cn';
 import { NO_DATA } from '../../../ui/empty-state';
@@ -71,13 +71,16 @@ export function ChecksTable({
   onPrepare,
 }: ChecksTableProps) {
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
-  const toggle = (key: string) =>
-    setCollapsed((prev) => {
-      const next = new Set(prev);
-      if (next.has(key)) next.delete(key);
-      else next.add(key);
-      return next;
-    });
+  const toggle = useCallback(
+    (key: string) =>
+      setCollapsed((prev) => {
+        const next = new Set(prev);
+        if (next.has(key)) next.delete(key);
+        else next.add(key);
+        return next;
+      }),
+    [],
+  );
   const empty = !loading && groups.length === 0;
   const skeleton = loading && groups.length === 0;
 
@@ -108,6 +111,9 @@ export function ChecksTable({
     getItemKey: (i) => rows[i]?.key ?? i,
     overscan: 10,
     scrollMargin,
+    // The window's height until the scroll container is measured, so that the first render already
+    // has the rows on screen (from a 0×0 rect it rendered the overscan only, then all rows again).
+    initialRect: { width: 0, height: typeof window === 'undefined' ? 0 : window.innerHeight },
   });
   // Where the table body starts inside the scroll container (the filters above it may change height):
   // measured after every render, and set only when it moved, so this settles after one update.
@@ -126,7 +132,7 @@ export function ChecksTable({
         key={r.key}
         group={r.group}
         open={r.open}
-        onToggle={() => toggle(r.group.key)}
+        onToggle={toggle}
         index={index}
         measure={index === undefined ? undefined : virtualizer.measureElement}
       />
@@ -244,13 +250,15 @@ interface VirtualRowProps {
   measure?: (el: HTMLTableRowElement | null) => void;
 }
 
-function GroupRow({
+// Rows are memoised: a scroll step, the scroll margin settling or the drawer opening renders only the
+// rows whose props changed (each callback is stable), not every row on screen again.
+const GroupRow = memo(function GroupRow({
   group,
   open,
   onToggle,
   index,
   measure,
-}: { group: CheckGroup; open: boolean; onToggle(): void } & VirtualRowProps) {
+}: { group: CheckGroup; open: boolean; onToggle(key: string): void } & VirtualRowProps) {
   const latest = group.checks.reduce<string | null>(
     (m, c) => (c.last_transition_time && (!m || c.last_transition_time > m) ? c.last_transition_time : m),
     null,
@@ -265,7 +273,7 @@ function GroupRow({
       data-index={index}
       aria-rowindex={index === undefined ? undefined : index + 2}
       className="cursor-pointer border-b border-border bg-surface-muted/40 hover:bg-surface-hover"
-      onClick={onToggle}
+      onClick={() => onToggle(group.key)}
       data-testid="group-row"
       data-group={group.key}
       aria-expanded={open}
@@ -304,7 +312,7 @@ function GroupRow({
           className="inline-flex size-7 cursor-pointer items-center justify-center rounded text-muted hover:bg-surface-hover"
           onClick={(e) => {
             e.stopPropagation();
-            onToggle();
+            onToggle(group.key);
           }}
         >
           {open ? <ChevronDown className="size-4" /> : <ChevronRight className="size-4" />}
@@ -312,9 +320,9 @@ function GroupRow({
       </td>
     </tr>
   );
-}
+});
 
-function CheckRow({
+const CheckRow = memo(function CheckRow({
   check,
   onOpen,
   onPrepare,
@@ -377,4 +385,4 @@ function CheckRow({
       </td>
     </tr>
   );
-}
+});
