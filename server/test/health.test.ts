@@ -264,6 +264,9 @@ describe.each(databaseKinds())('health engine on %s', (kind) => {
     };
     expect(stats.uptime.passed).toBeGreaterThanOrEqual(1);
     expect(stats.series.length).toBeGreaterThanOrEqual(1);
+    // Not a check id, or no such check: 404 (the id is compared as a uuid, never a 500).
+    for (const bad of ['not-a-uuid', '00000000-0000-0000-0000-00000000000g', '5f0c6a3e-0000-4000-8000-000000000000'])
+      expect((await api(`/api/canary/checks/${bad}/stats?start=1h`)).status).toBe(404);
     const since = new Date(Date.now() - 3_600_000).toISOString();
     const history = await api(
       `/api/db/check_statuses?check_id=eq.${id}&time=gt.${since}&order=time.desc&status=eq.false&limit=50&offset=0`,

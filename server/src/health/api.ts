@@ -12,6 +12,7 @@ import type { Checker } from './checker.js';
 import type { HealthEngine } from './engine.js';
 import { parseDuration } from '../connections/duration.js';
 import { applyCanary, deleteCanary } from './store.js';
+import { UUID } from '../resources/routes.js';
 import { queueCheckRunOnAgent } from '../agents/checkRunRelay.js';
 import { summaryHandler } from './summaryAnswer.js';
 import { ordinaryTime } from '../http/ordinaryTime.js';
@@ -142,17 +143,21 @@ export function healthRoutes(deps: Deps): Hono<AuthEnv> {
     const start = parseTime(c.req.query('start')) ?? new Date(end.getTime() - 3_600_000);
     if (start >= end) throw new HttpError(400, 'VALIDATION', 'start must be before end');
     const buckets = Math.min(Math.max(Number(c.req.query('buckets') ?? 60) || 60, 1), 500);
-    const found = await db.query('SELECT 1 FROM checks WHERE id::text = $1', [id]);
+    // Compared as a uuid, so the statuses are read through their check_id index: as text, every
+    // check's statuses in the range were scanned (113 ms for 10,000 checks × 1 h; a 30-day range of
+    // millions of rows took seconds).
+    if (!UUID.test(id)) throw new HttpError(404, 'NOT_FOUND', 'No such check.');
+    const found = await db.query('SELECT 1 FROM checks WHERE id = $1::uuid', [id]);
     if (!found.rows[0]) throw new HttpError(404, 'NOT_FOUND', 'No such check.');
     const rangeMs = end.getTime() - start.getTime();
     const step = Math.max(Math.ceil(rangeMs / buckets / 1000), 1);
     // Long ranges read the roll-ups; short ones the raw statuses.
     const source =
       rangeMs > 31 * 86_400_000
-        ? `SELECT created_at AS time, total, passed, failed, duration_avg AS duration FROM check_statuses_1d WHERE check_id::text = $1 AND created_at >= $2 AND created_at <= $3`
+        ? `SELECT created_at AS time, total, passed, failed, duration_avg AS duration FROM check_statuses_1d WHERE check_id = $1::uuid AND created_at >= $2 AND created_at <= $3`
         : rangeMs > 2 * 86_400_000
-          ? `SELECT created_at AS time, total, passed, failed, duration_avg AS duration FROM check_statuses_1h WHERE check_id::text = $1 AND created_at >= $2 AND created_at <= $3`
-          : `SELECT time, 1 AS total, status::int AS passed, (NOT status)::int AS failed, duration FROM check_statuses WHERE check_id::text = $1 AND time >= $2 AND time <= $3`;
+          ? `SELECT created_at AS time, total, passed, failed, duration_avg AS duration FROM check_statuses_1h WHERE check_id = $1::uuid AND created_at >= $2 AND created_at <= $3`
+          : `SELECT time, 1 AS total, status::int AS passed, (NOT status)::int AS failed, duration FROM check_statuses WHERE check_id = $1::uuid AND time >= $2 AND time <= $3`;
     const { rows } = await db.query<{ stats: string }>(
       `WITH src AS (${source}),
        series AS (
@@ -163,7 +168,7 @@ export function healthRoutes(deps: Deps): Hono<AuthEnv> {
          SELECT percentile_disc(0.95) WITHIN GROUP (ORDER BY duration) AS p95,
                 percentile_disc(0.97) WITHIN GROUP (ORDER BY duration) AS p97,
                 percentile_disc(0.99) WITHIN GROUP (ORDER BY duration) AS p99
-         FROM check_statuses WHERE check_id::text = $1 AND time >= $2 AND time <= $3)
+         FROM check_statuses WHERE check_id = $1::uuid AND time >= $2 AND time <= $3)
        SELECT json_build_object(
          'uptime', json_build_object('passed', coalesce((SELECT sum(passed) FROM src), 0), 'failed', coalesce((SELECT sum(failed) FROM src), 0)),
          'latency', (SELECT row_to_json(lat) FROM lat),
