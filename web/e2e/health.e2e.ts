@@ -191,6 +191,10 @@ describe('health checks', () => {
     await expect
       .poll(() => failing.locator('[data-health-color]').first().getAttribute('data-health-color'))
       .toBe('red');
+    // The age cell ('just now') has the full date as its tooltip once the pointer is on it.
+    const age = failing.locator('td').nth(4);
+    await age.hover();
+    await expect.poll(() => age.getAttribute('title')).toContain(String(new Date().getFullYear()));
   });
 
   it('filters the check history by status and by a custom duration only in ms or s', async () => {

@@ -9,6 +9,7 @@ import { durationMinutes, shorthandRange, TIME_RANGE_OPTIONS } from '@opsdeck/co
 import { errorMessage } from '../../api/client';
 import { Alert } from '../../ui/alert';
 import { cn } from '../../ui/cn';
+import { prepareDateFormat } from '../../ui/format';
 import { Select } from '../../ui/input';
 import { usePageHeader } from '../../ui/page-header';
 import { RefreshRateMenu, useRefreshRate } from '../../ui/refresh-rate';
@@ -103,6 +104,11 @@ export default function HealthPage() {
     meta: { silent: true }, // shown above the table
   });
   const all = useMemo(() => summary.data?.checks_summary ?? [], [summary.data]);
+  // The rows' tooltips and the drawer show full dates: their format is made once the browser idles.
+  const shown = all.length > 0;
+  useEffect(() => {
+    if (shown) prepareDateFormat();
+  }, [shown]);
 
   const [derivedFrom, setDerivedFrom] = useState<unknown>(undefined);
   if (!view.timeRange && summary.data && !summary.isPlaceholderData && derivedFrom !== summary.data) {

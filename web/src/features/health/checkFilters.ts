@@ -31,21 +31,27 @@ export interface LabelKeyInfo {
 
 const isBooleanText = (v: string) => v === 'true' || v === 'false';
 
+const collator = new Intl.Collator();
+
 /** Every label key of the checks with its values. */
 export function labelCatalogue(checks: readonly CheckSummary[]): LabelKeyInfo[] {
+  // Run over every check of every answer (10,000 and more): no entry arrays, one map lookup a label.
   const byKey = new Map<string, Set<string>>();
   for (const c of checks) {
-    for (const [k, v] of Object.entries(c.labels ?? {})) {
-      if (!byKey.has(k)) byKey.set(k, new Set());
-      byKey.get(k)!.add(String(v));
+    const labels = c.labels;
+    if (!labels) continue;
+    for (const k in labels) {
+      let values = byKey.get(k);
+      if (!values) byKey.set(k, (values = new Set()));
+      values.add(String(labels[k]));
     }
   }
   return [...byKey.entries()]
     .map(([key, set]) => {
-      const values = [...set].sort((a, b) => a.localeCompare(b));
+      const values = [...set].sort(collator.compare);
       return { key, values, boolean: values.every(isBooleanText) };
     })
-    .sort((a, b) => a.key.localeCompare(b.key));
+    .sort((a, b) => collator.compare(a.key, b.key));
 }
 
 /**
@@ -197,8 +203,6 @@ function sortValue(c: CheckSummary, field: SortField): string | number {
       return c.last_transition_time ? Date.parse(c.last_transition_time) : 0;
   }
 }
-
-const collator = new Intl.Collator();
 
 /**
  * A sorted copy; ties keep name order. Groups are sorted by their first member. The sort keys are

@@ -302,9 +302,7 @@ const GroupRow = memo(function GroupRow({
       <td className="px-4">
         <LatencyCell ms={worst} />
       </td>
-      <td className="px-4 text-[13px] text-muted tabular-nums" title={formatDateTime(latest)}>
-        {formatAge(latest)}
-      </td>
+      <AgeCell value={latest} />
       <td className="px-2">
         <button
           type="button"
@@ -377,12 +375,25 @@ const CheckRow = memo(function CheckRow({
       <td className="px-4">
         <LatencyCell ms={latencyOf(check)} />
       </td>
-      <td className="px-4 text-[13px] text-muted tabular-nums" title={formatDateTime(check.last_transition_time)}>
-        {formatAge(check.last_transition_time)}
-      </td>
+      <AgeCell value={check.last_transition_time} />
       <td className="px-2 text-subtle">
         <ChevronRight className="size-4" aria-hidden />
       </td>
     </tr>
   );
 });
+
+/** '21m ago', with the full date as the cell's tooltip, written when the pointer comes onto the cell:
+ *  formatting the dates of every row on screen made the page's first date format (ui/format.ts). */
+function AgeCell({ value }: { value: string | null | undefined }) {
+  return (
+    <td
+      className="px-4 text-[13px] text-muted tabular-nums"
+      onPointerEnter={(e) => {
+        e.currentTarget.title = formatDateTime(value);
+      }}
+    >
+      {formatAge(value)}
+    </td>
+  );
+}
