@@ -1,6 +1,7 @@
 // The rules of the playbook run form (spec/1 §3, §5; spec/3 §3), free of React: which resource a
-// playbook runs on (resourceRef.ts, re-exported here), the starting values (rendered defaults, or a re-run's parameters), field
-// validation, the form's state changes, and turning field values into the run request's params.
+// playbook runs on (resourceRef.ts, re-exported here), the starting values (rendered defaults, or a
+// re-run's parameters), field validation, the form's state changes, and turning field values into
+// the run request's params.
 import { describeProblem, formatEditorDocument, parseEditorDocument } from '../../ui/code-editor/document';
 import type { PlaybookParameter } from './types';
 
