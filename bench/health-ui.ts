@@ -25,7 +25,8 @@
 // --per-load (each load's marks), --trace DIR (a Chrome trace per load, for chrome://tracing or
 // Perfetto), --no-edges, --compare-web-dir DIR (another build, its loads alternated
 // with --web-dir's on a second server: before/after figures from the same minutes), --compare-server
-// CHECKOUT (that checkout's built server/dist/main.js serves the second variant).
+// CHECKOUT (that checkout's built server/dist/main.js serves the second variant), --latency MS (a
+// round trip added to every request by Chromium's network emulation: a browser away from the server).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -61,6 +62,7 @@ const checks = numberFlag(flags, 'checks', 10_000);
 const perCanary = numberFlag(flags, 'per-canary', 100);
 const historyMinutes = numberFlag(flags, 'history-minutes', 60);
 const runs = numberFlag(flags, 'runs', 5);
+const latencyMs = numberFlag(flags, 'latency', 0);
 const webDir = path.resolve(String(flags['web-dir'] ?? path.join(os.tmpdir(), 'web-health-ui-bench')));
 
 const DB = 'opsdeck_bench_health_ui';
@@ -271,7 +273,7 @@ async function main() {
             ? `${String(flags['cpu-profile'])}/${label.replace(/\W+/g, '-')}-${i}.cpuprofile`
             : undefined;
           const trace = flags.trace ? `${String(flags.trace)}/${label.replace(/\W+/g, '-')}-${i}.json` : undefined;
-          const sample = await loadOnce(browser, s.origin, session, query, warm(query), profile, trace);
+          const sample = await loadOnce(browser, s.origin, session, query, warm(query), profile, trace, latencyMs);
           samples[v]!.push(sample);
           if (flags['per-load'])
             log(
@@ -317,7 +319,9 @@ async function main() {
       `\nMedians of ${runs} cold page loads each (ms; load average now ${os
         .loadavg()
         .map((x) => x.toFixed(2))
-        .join(' ')}; summary ${flags['cold-summary'] ? 'as the server has it' : 'warmed just before each load'}):`,
+        .join(' ')}; summary ${flags['cold-summary'] ? 'as the server has it' : 'warmed just before each load'}${
+        latencyMs ? `; ${latencyMs} ms added to each request` : ''
+      }):`,
     );
     printTable(
       [
