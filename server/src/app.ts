@@ -17,6 +17,7 @@ import { EventRouter } from './jobs/eventQueue.js';
 import { rollupCheckStatuses } from './health/rollup.js';
 import { SketchEdgeJob } from './health/edgeJob.js';
 import { RetentionRunner } from './retention/runner.js';
+import { EmbeddedMaintenance } from './db/embeddedMaintenance.js';
 import { seedDemo } from './demo/index.js';
 import { createHttpApp } from './http/app.js';
 import { TopologyEngine } from './topology/engine.js';
@@ -202,6 +203,9 @@ async function startEngines(ctx: AppContext): Promise<(deadline?: number) => Pro
   // Retention of every growing table (RETENTION_*_DAYS), each table under its own lease (retention/).
   const retention = new RetentionRunner(ctx.db, { days: ctx.config.retentionDays, leases: ctx.leases });
   retention.start();
+  // The embedded database's VACUUM and ANALYZE (PGlite has no autovacuum; db/embeddedMaintenance.ts).
+  const maintenance = new EmbeddedMaintenance(ctx.db);
+  maintenance.start();
   return async (deadline = Infinity) => {
     clearInterval(rollups);
     stopRotator();
@@ -209,6 +213,7 @@ async function startEngines(ctx: AppContext): Promise<(deadline?: number) => Pro
     // to the queue with their action marked for retry (release), not failed.
     const stopped = Promise.allSettled([
       retention.stop(),
+      maintenance.stop(),
       edges.stop(),
       ctx.health.stop(),
       ctx.topology.stop(),
