@@ -60,4 +60,27 @@ describe('embedded database maintenance on PGlite', () => {
       ['SUCCESS', 'VACUUM (ANALYZE)'],
     ]);
   });
+
+  it('records a failed statement and leaves that table alone, so the others still get theirs', async () => {
+    const broken: Database = {
+      ...db,
+      kind: db.kind,
+      query: db.query.bind(db),
+      exec: (sql: string) => (sql.includes('maint_b') ? Promise.reject(new Error('disk full')) : db.exec(sql)),
+    };
+    const maintenance = new EmbeddedMaintenance(broken);
+    while (await maintenance.pass());
+    await db.exec(`CREATE TABLE maint_b (id int PRIMARY KEY)`);
+    await db.exec(`INSERT INTO maint_b SELECT g FROM generate_series(1, 2000) g`);
+    await db.exec(`CREATE TABLE maint_c (id int PRIMARY KEY)`);
+    await db.exec(`INSERT INTO maint_c SELECT g FROM generate_series(1, 500) g`);
+    await db.query('SELECT pg_stat_force_next_flush()');
+    await expect(maintenance.pass()).rejects.toThrow('ANALYZE maint_b: disk full');
+    expect(await maintenance.pass()).toMatchObject({ name: 'maint_c', action: 'ANALYZE' });
+    expect(await maintenance.pass()).toBeUndefined();
+    const { rows } = await db.query<{ status: string; details: { errors: string[] } }>(
+      `SELECT status, details FROM job_history WHERE name = 'db-maintenance:maint_b'`,
+    );
+    expect(rows).toEqual([{ status: 'FAILED', details: { action: 'ANALYZE', errors: ['disk full'] } }]);
+  });
 });

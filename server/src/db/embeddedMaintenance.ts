@@ -74,6 +74,8 @@ export class EmbeddedMaintenance {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
   private stopping = false;
+  /** Tables whose statement failed: left alone until restart, so one cannot hold up the others. */
+  private readonly failed = new Set<string>();
 
   constructor(
     private readonly db: Database,
@@ -107,7 +109,7 @@ export class EmbeddedMaintenance {
   /** One look at the tables; the table maintained and how, or undefined when none was due. */
   async pass(): Promise<{ name: string; action: MaintenanceAction; ms: number } | undefined> {
     const { rows } = await this.db.query<TableState>(STATE_SQL);
-    const due = dueTable(rows);
+    const due = dueTable(rows.filter((r) => !this.failed.has(r.name)));
     if (!due) return undefined;
     const startedAt = new Date();
     const errors: string[] = [];
@@ -130,7 +132,10 @@ export class EmbeddedMaintenance {
       { startedAt, finishedAt, failed: errors.length > 0, errors },
       os.hostname(),
     );
-    if (errors.length) throw new Error(`${due.action} ${due.name}: ${errors[0]}`);
+    if (errors.length) {
+      this.failed.add(due.name);
+      throw new Error(`${due.action} ${due.name}: ${errors[0]}`);
+    }
     log.info({ table: due.name, action: due.action, ms }, 'database maintenance');
     return { ...due, ms };
   }
