@@ -198,23 +198,35 @@ async function measureEdges(label: string, open: () => Promise<Database>): Promi
   for (const [name, s, e] of ranges) {
     const pool = await open();
     try {
-      const once = async (templates: SummaryTemplates, format: 'json' | 'console' = 'json') => {
+      const once = async (templates: SummaryTemplates, format: 'json' | 'console' = 'json', db = pool) => {
         // As the server does: the figures and the checks' templates read at the same time, then
         // the answer written: the FORMATS.md JSON, or the console rows (what the page asks for).
         const t0 = performance.now();
-        const figures = edgeFigures(pool, new Date(s), new Date(e)).then((f) => {
+        const figures = edgeFigures(db, new Date(s), new Date(e)).then((f) => {
           if (!f) throw new Error('the edges did not answer');
           return f;
         });
-        const a = await templates.answer(pool, null, figures, { rows: format === 'console' });
+        const a = await templates.answer(db, null, figures, { rows: format === 'console' });
         const t1 = performance.now();
         const bytes = format === 'json' ? a.bytes().length : a.rows().length;
         const t2 = performance.now();
         return { figures: t1 - t0, json: t2 - t1, total: t2 - t0, bytes, n: a.ids.length };
       };
-      // Cold: a new pool and no template (a server's first answer after it started), JSON and console.
-      const cold = await once(new SummaryTemplates());
-      const coldConsole = await once(new SummaryTemplates(), 'console');
+      // Cold: a new pool and no template (a server's first answer after it started), JSON and
+      // console; medians of `runs`, each on a pool of its own.
+      const cold: Array<Awaited<ReturnType<typeof once>>> = [];
+      const coldConsole: number[] = [];
+      for (let i = 0; i < Math.max(runs, 3); i++)
+        for (const format of ['json', 'console'] as const) {
+          const own = await open();
+          try {
+            const got = await once(new SummaryTemplates(), format, own);
+            if (format === 'json') cold.push(got);
+            else coldConsole.push(got.total);
+          } finally {
+            await own.close();
+          }
+        }
       // A range never asked before on a server that has answered others (templates kept).
       if (!kept.size) await once(kept);
       const first = await once(kept);
@@ -227,9 +239,9 @@ async function measureEdges(label: string, open: () => Promise<Database>): Promi
       const med = (k: 'figures' | 'json' | 'total') => Math.round(median(warm.map((w) => w[k])));
       out.push([
         name,
-        cold.n,
-        Math.round(cold.total),
-        Math.round(coldConsole.total),
+        cold[0]!.n,
+        Math.round(median(cold.map((c) => c.total))),
+        Math.round(median(coldConsole)),
         Math.round(first.figures),
         Math.round(first.json),
         Math.round(first.total),
@@ -237,14 +249,14 @@ async function measureEdges(label: string, open: () => Promise<Database>): Promi
         med('json'),
         med('total'),
         Math.round(median(warmConsole)),
-        (cold.bytes / 1e6).toFixed(1),
+        (cold[0]!.bytes / 1e6).toFixed(1),
       ]);
     } finally {
       await pool.close();
     }
   }
   log(
-    `\n${label}: summary from the edges (ms, each on a new pool; first answer after start: no item templates kept; load ${loadavg()})`,
+    `\n${label}: summary from the edges (ms; first answer after start: no item templates kept, medians of ${Math.max(runs, 3)} on new pools; load ${loadavg()})`,
   );
   printTable(
     [

@@ -10,8 +10,7 @@ import { rollupCheckStatuses } from '../src/health/rollup.js';
 import { EDGE_STEP_MS, readEdges } from '../src/health/edges.js';
 import { buildSketchEdges } from '../src/health/edgeJob.js';
 import { edgeFigures, type RangeFigures } from '../src/health/edgeFigures.js';
-import { FIGURES_SUMMARY_SQL, figuresParams, SUMMARY_CHECKS_SQL } from '../src/health/summary.js';
-import type { Queryable } from '../src/db/database.js';
+import { FIGURES_SUMMARY_SQL, figuresParams } from '../src/health/summary.js';
 import { SummaryTemplates } from '../src/health/summaryTemplates.js';
 import { consoleRowOf } from '../src/health/summaryConsole.js';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './helpers/databases.js';
@@ -270,83 +269,74 @@ describe.each(databaseKinds())('health summary from edges against brute force on
   });
 
   it.runIf(kind === 'postgres')(
-    "reads a server's first answer in parts at the same time, and again in one when the parts' snapshots disagree",
+    "writes a server's first answer's items from their columns byte for byte as PostgreSQL's JSON of them",
     async () => {
       const f = (await edgeFigures(test.db, new Date(now - DAY), new Date()))!;
-      const order = async () => (await test.db.query<{ id: string }>(SUMMARY_CHECKS_SQL, [null])).rows.map((r) => r.id);
-      const expected = await new SummaryTemplates(60_000).answer(test.db, null, f, { rows: true });
-      // Each COPY logged; `between` runs after the first part is read and before the second is.
-      const copies: string[] = [];
-      const split = (between: () => Promise<unknown>): Queryable => {
-        let first: Promise<unknown> | undefined;
-        return {
-          query: (sql, params) => test.db.query(sql, params),
-          copyOut: async (sql, bytes) => {
-            copies.push(sql.includes('row_number()') ? 'part' : 'whole');
-            if (!first)
-              return (first = test.db.copyOut!(sql, bytes).then(
-                async (data) => (await between(), data),
-              )) as Promise<Buffer>;
-            await first;
-            return test.db.copyOut!(sql, bytes);
-          },
-        };
-      };
-      const parted = await new SummaryTemplates(60_000).answer(
-        split(async () => undefined),
-        null,
-        f,
-        { rows: true, parts: 2 },
+      const before = (
+        await test.db.query<Record<string, unknown>>(
+          `SELECT id, description, icon, owner, labels, last_runtime, next_runtime, last_transition_time, created_at
+           FROM checks WHERE id = $1`,
+          [ids.steady],
+        )
+      ).rows[0]!;
+      // Every control character, quotes and backslashes, multi-byte UTF-8; labels jsonb keeps
+      // numbers, nesting and spacing its own way; empty and null strings; times to the
+      // microsecond, with trailing zeros, before 2000 and before 1970.
+      const controls = Array.from({ length: 32 }, (_, c) => String.fromCharCode(c))
+        .join('')
+        .slice(1);
+      await test.db.query(
+        `UPDATE checks SET description = $2, icon = '', owner = NULL, labels = $3::jsonb,
+           last_runtime = '2026-11-26 17:23:04.123456+00', next_runtime = '2026-11-26 17:24:00.1+00',
+           last_transition_time = '1969-07-20 20:17:40.05+00', created_at = '1999-12-31 23:59:59.999999+00',
+           updated_at = now()
+         WHERE id = $1`,
+        [
+          ids.steady,
+          `a "quoted" \\ back\\slash / ${controls} \u007f é ✓ 🚀`,
+          JSON.stringify({ 'ü k': 'v "q"', n: 1.5, big: 1e21, t: true, nested: { a: [1, 'b', null] }, e: '' }),
+        ],
       );
-      expect(copies).toEqual(['part', 'part']);
-      expect(parted.ids).toEqual(await order());
-      expect(parted.bytes().equals(expected.bytes())).toBe(true);
-      expect(parted.rows()).toEqual(expected.rows());
-      // One check: the first part (even positions) is empty, the second holds it; no second read.
-      copies.length = 0;
-      const [{ labels }] = (
-        await test.db.query<{ labels: unknown }>(`SELECT labels FROM checks WHERE id = $1`, [ids.steady])
-      ).rows as [{ labels: unknown }];
-      await test.db.query(`UPDATE checks SET labels = '{"only": "one"}', updated_at = now() WHERE id = $1`, [
-        ids.steady,
-      ]);
       try {
-        const one = await new SummaryTemplates(60_000).answer(
-          split(async () => undefined),
-          JSON.stringify({ only: 'one' }),
-          f,
-          { parts: 2 },
-        );
+        // A Queryable without copyOut reads the items' JSON built by PostgreSQL (PGlite's path).
+        const plain = { query: test.db.query.bind(test.db) };
+        const fromSql = await new SummaryTemplates(60_000).answer(plain, null, f, { rows: true });
+        const written = await new SummaryTemplates(60_000).answer(test.db, null, f, { rows: true });
+        expect(written.ids).toEqual(fromSql.ids);
+        expect(written.bytes().toString()).toBe(fromSql.bytes().toString());
+        expect(written.rows()).toEqual(fromSql.rows());
+        const steady = (JSON.parse(written.text()) as Array<Record<string, unknown>>).find((i) => i.id === ids.steady)!;
+        expect(steady.description).toContain(controls);
+        expect(steady.labels).toEqual({
+          'ü k': 'v "q"',
+          n: 1.5,
+          big: 1e21,
+          t: true,
+          nested: { a: [1, 'b', null] },
+          e: '',
+        });
+        expect(new Date(steady.last_transition_time as string).toISOString()).toBe('1969-07-20T20:17:40.050Z');
+        // The same for a label filter written into the COPY as an SQL literal.
+        const filter = JSON.stringify({ 'ü k': 'v "q"' });
+        const one = await new SummaryTemplates(60_000).answer(test.db, filter, f);
         expect(one.ids).toEqual([ids.steady]);
-        expect(copies).toEqual(['part', 'part']);
+        expect(one.text()).toBe((await new SummaryTemplates(60_000).answer(plain, filter, f)).text());
       } finally {
-        await test.db.query(`UPDATE checks SET labels = $2::jsonb, updated_at = now() WHERE id = $1`, [
-          ids.steady,
-          JSON.stringify(labels),
-        ]);
-      }
-      // A check renamed between the two parts moves in the order: read again as a whole.
-      copies.length = 0;
-      const [steady] = (await test.db.query<{ name: string }>(`SELECT name FROM checks WHERE id = $1`, [ids.steady]))
-        .rows;
-      try {
-        const moved = await new SummaryTemplates(60_000).answer(
-          split(() =>
-            test.db.query(`UPDATE checks SET name = '0 first', updated_at = now() WHERE id = $1`, [ids.steady]),
-          ),
-          null,
-          f,
-          { parts: 2 },
+        await test.db.query(
+          `UPDATE checks SET description = $2, icon = $3, owner = $4, labels = $5::jsonb, last_runtime = $6,
+             next_runtime = $7, last_transition_time = $8, created_at = $9, updated_at = now() WHERE id = $1`,
+          [
+            ids.steady,
+            before.description,
+            before.icon,
+            before.owner,
+            JSON.stringify(before.labels),
+            before.last_runtime,
+            before.next_runtime,
+            before.last_transition_time,
+            before.created_at,
+          ],
         );
-        expect(copies).toEqual(['part', 'part', 'whole']);
-        expect(moved.ids).toEqual(await order());
-        expect(moved.ids[0]).toBe(ids.steady);
-        expect(new Set(moved.ids).size).toBe(3);
-      } finally {
-        await test.db.query(`UPDATE checks SET name = $2, updated_at = now() WHERE id = $1`, [
-          ids.steady,
-          steady!.name,
-        ]);
       }
     },
   );

@@ -158,46 +158,37 @@ export const TEMPLATE_ITEMS_SQL = `${TEMPLATE_ITEMS}
 WHERE c.id = ANY($1::uuid[])`;
 
 /**
- * The checks matching a label filter (`labels`: a parameter or an SQL literal) sorted in the
- * summary's order as `s`: their raw fields, version and sort key sorted first, the JSON of their
- * items (`h`, `t`) made after. Sorting the rows with their JSON built (7 MB at 10,000 checks) spilled
- * to disk at the default work_mem and cost PostgreSQL 72 against 64 ms (COPY to /dev/null); end to
- * end the first answer moved within the noise (bench/README.md). `extra`: more columns of `s`. The
+ * The checks matching a label filter (`labels`: a parameter or an SQL literal) in the summary's
+ * order as `s`: their columns, version and sort key, sorted before anything is made of them, and
+ * with `json` the JSON of their items' parts (`h`, `t`) made after (sorting rows with their JSON
+ * built, 7 MB at 10,000 checks, spilled to disk at the default work_mem: 72 against 64 ms). The
  * outer query orders by `s`'s order again, which the planner takes as given (no second sort).
  */
-const sortedItems = (labels: string, extra = '') => `
+const sortedItems = (labels: string, json: boolean) => `
 FROM (
-  SELECT ${ITEM_HEAD}, ${ITEM_TAIL}, ${VERSION}::text AS v, ca.name || E'\\n' || c.name AS k${extra}${LIVE_CHECKS}${labelFilter(labels)}
+  SELECT ${ITEM_HEAD}, ${ITEM_TAIL}, ${VERSION}::text AS v, ca.name || E'\\n' || c.name AS k${LIVE_CHECKS}${labelFilter(labels)}
   ORDER BY ca.name, c.name, c.id OFFSET 0
-) s
+) s${
+  json
+    ? `
 CROSS JOIN LATERAL (SELECT ${ITEM_HEAD_KEYS.map((k) => `s.${k}`).join(', ')}) h
-CROSS JOIN LATERAL (SELECT ${ITEM_TAIL_KEYS.map((k) => `s.${k}`).join(', ')}) t`;
-
-/** TEMPLATE_ITEMS_SQL for every check of a summary ($1 the label filter), in the summary's order. */
-export const ALL_TEMPLATE_ITEMS_SQL = `
-SELECT s.id, s.v, s.k, row_to_json(h)::text AS head, row_to_json(t)::text AS tail${sortedItems('$1')}
+CROSS JOIN LATERAL (SELECT ${ITEM_TAIL_KEYS.map((k) => `s.${k}`).join(', ')}) t`
+    : ''
+}
 ORDER BY s.canary_name, s.name, s.id`;
 
 /**
- * ALL_TEMPLATE_ITEMS_SQL as binary COPY (the id as text), for a label filter written as an SQL
- * literal (COPY takes no parameters): the server keeps the items' bytes as they arrive.
+ * Every check matching a label filter (an SQL literal: COPY takes no parameters), in the summary's
+ * order, as binary COPY of its id (text), version, sort key and the item's columns in their binary
+ * forms: a server's first answer on PostgreSQL writes their JSON itself (itemBytes.ts), which took
+ * PostgreSQL ~50 of its 64 ms at 10,000 checks, on the cores that read the figures beside it.
  */
-export const allTemplateItemsCopy = (labels: string) =>
-  `COPY (${ALL_TEMPLATE_ITEMS_SQL.replace('SELECT s.id,', 'SELECT s.id::text,').replaceAll('$1', () => labels)}) TO STDOUT (FORMAT binary)`;
+export const rawItemsCopy = (labels: string) =>
+  `COPY (SELECT s.id::text, s.v, s.k, ${[...ITEM_HEAD_KEYS, ...ITEM_TAIL_KEYS].map((k) => `s.${k}`).join(', ')}${sortedItems(labels, false)}) TO STDOUT (FORMAT binary)`;
 
-/**
- * Part `part` of `parts` of allTemplateItemsCopy: the items at the positions n (1-based, in the
- * summary's order) with n % parts = part, each with n and how many there are in all. Read at the
- * same time on several connections, the parts keep as many PostgreSQL backends busy building the
- * items' JSON (the longest read of a server's first answer); each part has its own snapshot, so the
- * reader checks that they add up (summaryTemplates.ts).
- */
-export const templateItemsPartCopy = (labels: string, parts: number, part: number) =>
-  `COPY (SELECT s.n, s.total, s.id::text, s.v, s.k, row_to_json(h)::text AS head, row_to_json(t)::text AS tail${sortedItems(
-    labels,
-    ', row_number() OVER (ORDER BY ca.name, c.name, c.id) AS n, count(*) OVER () AS total',
-  )}
-WHERE s.n % ${parts} = ${part} ORDER BY s.n) TO STDOUT (FORMAT binary)`;
+/** TEMPLATE_ITEMS_SQL for every check of a summary ($1 the label filter), in the summary's order. */
+export const ALL_TEMPLATE_ITEMS_SQL = `
+SELECT s.id, s.v, s.k, row_to_json(h)::text AS head, row_to_json(t)::text AS tail${sortedItems('$1', true)}`;
 
 /** The precomputed figures of a range ($1 range key, $2 computed_at), as edgeFigures.ts gives figures. */
 const PRECOMPUTED_FIGURES_SQL = `WITH ${precomputedStats()}

@@ -116,8 +116,7 @@ export class SummaryItems {
       // refreshed): every item written at once from the templates around the precomputed figures,
       // with where the next look for changes starts taken as the reads begin.
       const [a, next] = await Promise.all([
-        // Read in two parts: the precomputed figures leave PostgreSQL a core to spare.
-        this.templates.answer(this.db, labels, precomputedFigures(this.db, range, asOf), { ...options, parts: 2 }),
+        this.templates.answer(this.db, labels, precomputedFigures(this.db, range, asOf), options),
         labels === null ? this.db.query<{ next: Date }>(NEXT_SQL).then((r) => r.rows[0]!.next) : undefined,
       ]);
       const { array, items: built } = a.items();

@@ -6,20 +6,16 @@
 // parts: no JSON built in SQL for 10,000 checks, for any range. What is kept is one entry per live
 // check, whatever the ranges asked for, and dropped when no answer used it for
 // HEALTH_SUMMARY_IDLE_MS. With nothing kept (a server's first answer, or the first after the idle
-// time) the items come with the list of checks in one query, as the JSON of their fields before and
-// after the figures — on PostgreSQL by binary COPY, kept as the bytes that arrived; a console answer
-// has its rows' parts cut while the figures are still being read (API clients never need them).
+// time) the items come with the list of checks in one query: on PostgreSQL their columns by binary
+// COPY, their JSON written here (itemBytes.ts); on PGlite as the JSON of their fields before and
+// after the figures. A console answer has its rows' parts cut while the figures are still being
+// read (API clients never need them).
 import type { Queryable } from '../db/database.js';
-import { CopyReader, textLiteral } from '../db/copyOut.js';
+import { textLiteral } from '../db/copyOut.js';
 import type { RangeFigures } from './edgeFigures.js';
 import { rowPartsOfBytes, rowPartsParsed, type RowParts } from './summaryRows.js';
-import {
-  ALL_TEMPLATE_ITEMS_SQL,
-  allTemplateItemsCopy,
-  SUMMARY_CHECKS_SQL,
-  TEMPLATE_ITEMS_SQL,
-  templateItemsPartCopy,
-} from './summary.js';
+import { ALL_TEMPLATE_ITEMS_SQL, rawItemsCopy, SUMMARY_CHECKS_SQL, TEMPLATE_ITEMS_SQL } from './summary.js';
+import { templatesOfRawCopy } from './itemBytes.js';
 
 export interface Template {
   v: string;
@@ -28,8 +24,8 @@ export interface Template {
   /**
    * UTF-8 bytes holding the JSON objects of the item's fields before its figures and after them:
    * `b[head, headEnd)` is the first without its `}`, `b[tail, tailEnd)` the second without its `{`.
-   * A server's first answer keeps every item in the one buffer its binary COPY arrived in, so an
-   * answer copies bytes: it neither decodes nor encodes the items' 7 MB.
+   * A server's first answer on PostgreSQL writes every item into a few large buffers
+   * (itemBytes.ts), so an answer copies bytes: it neither decodes nor encodes the items' 7 MB.
    */
   b: Buffer;
   head: number;
@@ -82,28 +78,6 @@ export function template({ v, k, head, tail }: Omit<TemplateRow, 'id'>): Templat
   const b = Buffer.from(head + tail);
   const cut = Buffer.byteLength(head);
   return { v, k, b, head: 0, headEnd: cut - 1, tail: cut + 1, tailEnd: b.length };
-}
-
-/**
- * The templates of a binary COPY of allTemplateItemsCopy, in order, or of a part of it
- * (templateItemsPartCopy: each with its position `n` and the count in all): all of them read from
- * its buffer.
- */
-export function templatesOfCopy(data: Buffer): Array<{ id: string; t: Template; n: number; total: number }> {
-  const r = new CopyReader(data);
-  const out: Array<{ id: string; t: Template; n: number; total: number }> = [];
-  for (let fields = r.tuple(); fields === 5 || fields === 7; fields = r.tuple()) {
-    const n = fields === 7 ? r.int8(r.field(), 0) : out.length + 1;
-    const total = fields === 7 ? r.int8(r.field(), 0) : 0;
-    const id = r.text(r.field());
-    const v = r.text(r.field());
-    const k = r.text(r.field());
-    const hl = r.field();
-    const head = r.p;
-    const tl = r.field();
-    out.push({ id, n, total, t: { v, k, b: data, head, headEnd: head + hl - 1, tail: r.p + 1, tailEnd: r.p + tl } });
-  }
-  return out;
 }
 
 /** The console row of a template around its four figures (cut once per template: summaryRows.ts). */
@@ -167,72 +141,21 @@ export class SummaryTemplates {
     return this.items.size;
   }
 
-  /**
-   * Every check matching `labels` with its template, in order, by binary COPY: in `count` parts
-   * read at the same time (`each` sees a part's templates as it arrives), or in one when the parts,
-   * read in snapshots of their own, do not add up (a check added, removed or renamed in between).
-   */
-  private async copied(
-    copyOut: NonNullable<Queryable['copyOut']>,
-    labels: string | null,
-    each: (t: Template) => void,
-    count: number,
-  ): Promise<Array<{ id: string; t: Template }>> {
-    const literal = labels === null ? 'NULL' : textLiteral(labels);
-    if (count < 2) return this.copiedOnce(copyOut, literal, each);
-    const expect = this.copyBytes / count;
-    let bytes = 0;
-    const parts = await Promise.all(
-      Array.from({ length: count }, (_, part) =>
-        copyOut(templateItemsPartCopy(literal, count, part), expect).then((data) => {
-          bytes += data.length;
-          const got = templatesOfCopy(data);
-          for (const x of got) each(x.t);
-          return got;
-        }),
-      ),
-    );
-    this.copyBytes = bytes;
-    const total = parts.find((got) => got.length)?.[0]?.total ?? 0;
-    const all = new Array<{ id: string; t: Template }>(total);
-    const ids = new Set<string>();
-    let filled = 0;
-    for (const got of parts)
-      for (const x of got) {
-        if (x.total !== total || x.n < 1 || x.n > total || all[x.n - 1] || ids.has(x.id))
-          return this.copiedOnce(copyOut, literal, each);
-        all[x.n - 1] = x;
-        ids.add(x.id);
-        filled++;
-      }
-    return filled === total ? all : this.copiedOnce(copyOut, literal, each);
-  }
-
-  private async copiedOnce(
-    copyOut: NonNullable<Queryable['copyOut']>,
-    literal: string,
-    each: (t: Template) => void,
-  ): Promise<Array<{ id: string; t: Template }>> {
-    const data = await copyOut(allTemplateItemsCopy(literal), this.copyBytes);
-    this.copyBytes = data.length;
-    const got = templatesOfCopy(data);
-    for (const x of got) each(x.t);
-    return got;
-  }
-
   /** The checks matching `labels`, in order, with their templates made up to date. */
   private async kept(
     db: Queryable,
     labels: string | null,
     each: (t: Template) => void,
-    parts: number,
   ): Promise<{ rows: Array<{ id: string }>; rebuilt: number }> {
     if (this.items.size === 0) {
       // Nothing kept: every item is needed, so they come with the list (one query, not two in turn),
-      // on PostgreSQL by binary COPY.
+      // on PostgreSQL as their columns by binary COPY, their JSON written here (itemBytes.ts).
       if (db.copyOut) {
-        const rows = (await this.copied(db.copyOut, labels, each, parts)).map(({ id, t }) => {
+        const data = await db.copyOut(rawItemsCopy(labels === null ? 'NULL' : textLiteral(labels)), this.copyBytes);
+        this.copyBytes = data.length;
+        const rows = templatesOfRawCopy(data).map(({ id, t }) => {
           this.items.set(id, t);
+          each(t);
           return { id };
         });
         return { rows, rebuilt: rows.length };
@@ -257,22 +180,19 @@ export class SummaryTemplates {
   /**
    * The items of the checks matching `labels` (a JSON object text, or null) with figures `f`; the
    * checks are read (and their templates rebuilt) while the figures are computed, and with
-   * `rows` (a console answer) their console rows cut then too. `parts`: with nothing kept, the
-   * templates are read in that many parts at the same time, which pays when the figures cost
-   * PostgreSQL little (a usual range's precomputed ones: the page's first answer 166 against 191 ms
-   * median) and not when they are computed from the edges beside them (172 against 156 ms).
+   * `rows` (a console answer) their console rows cut then too.
    */
   async answer(
     db: Queryable,
     labels: string | null,
     figures: RangeFigures | Promise<RangeFigures>,
-    options: { rows?: boolean; background?: boolean; parts?: number } = {},
+    options: { rows?: boolean; background?: boolean } = {},
   ): Promise<TemplatedAnswer> {
     // A view's background update is not a use: what is kept goes idleMs after the last request.
     if (!options.background) this.used = Date.now();
     // Console rows are cut while the figures are still being read (~20 ms for 10,000 new items),
     // each part of a server's first read as it arrives.
-    const kept = this.kept(db, labels, options.rows ? rowParts : () => undefined, options.parts ?? 1).then((k) => {
+    const kept = this.kept(db, labels, options.rows ? rowParts : () => undefined).then((k) => {
       if (options.rows)
         for (const r of k.rows) {
           const t = this.items.get(r.id);
