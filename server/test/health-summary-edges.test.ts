@@ -268,78 +268,76 @@ describe.each(databaseKinds())('health summary from edges against brute force on
     expect(parsed(gold.rows())).toEqual(parsed(items.filter((i) => i.id === ids.bimodal).map(consoleRowOf)));
   });
 
-  it.runIf(kind === 'postgres')(
-    "writes a server's first answer's items from their columns byte for byte as PostgreSQL's JSON of them",
-    async () => {
-      const f = (await edgeFigures(test.db, new Date(now - DAY), new Date()))!;
-      const before = (
-        await test.db.query<Record<string, unknown>>(
-          `SELECT id, description, icon, owner, labels, last_runtime, next_runtime, last_transition_time, created_at
+  it("writes a server's first answer's items from their columns byte for byte as PostgreSQL's JSON of them", async () => {
+    const f = (await edgeFigures(test.db, new Date(now - DAY), new Date()))!;
+    const before = (
+      await test.db.query<Record<string, unknown>>(
+        `SELECT id, description, icon, owner, labels, last_runtime, next_runtime, last_transition_time, created_at
            FROM checks WHERE id = $1`,
-          [ids.steady],
-        )
-      ).rows[0]!;
-      // Every control character, quotes and backslashes, multi-byte UTF-8; labels jsonb keeps
-      // numbers, nesting and spacing its own way; empty and null strings; times to the
-      // microsecond, with trailing zeros, before 2000 and before 1970.
-      const controls = Array.from({ length: 32 }, (_, c) => String.fromCharCode(c))
-        .join('')
-        .slice(1);
-      await test.db.query(
-        `UPDATE checks SET description = $2, icon = '', owner = NULL, labels = $3::jsonb,
+        [ids.steady],
+      )
+    ).rows[0]!;
+    // Every control character, quotes and backslashes, multi-byte UTF-8; labels jsonb keeps
+    // numbers, nesting and spacing its own way; empty and null strings; times to the
+    // microsecond, with trailing zeros, before 2000 and before 1970.
+    const controls = Array.from({ length: 32 }, (_, c) => String.fromCharCode(c))
+      .join('')
+      .slice(1);
+    await test.db.query(
+      `UPDATE checks SET description = $2, icon = '', owner = NULL, labels = $3::jsonb,
            last_runtime = '2026-11-26 17:23:04.123456+00', next_runtime = '2026-11-26 17:24:00.1+00',
            last_transition_time = '1969-07-20 20:17:40.05+00', created_at = '1999-12-31 23:59:59.999999+00',
            updated_at = now()
          WHERE id = $1`,
+      [
+        ids.steady,
+        `a "quoted" \\ back\\slash / ${controls} \u007f é ✓ 🚀`,
+        JSON.stringify({ 'ü k': 'v "q"', n: 1.5, big: 1e21, t: true, nested: { a: [1, 'b', null] }, e: '' }),
+      ],
+    );
+    try {
+      // A Queryable without binary COPY reads the items' JSON built by PostgreSQL.
+      expect(!!(test.db.copyOut ?? test.db.copyOutBlob)).toBe(true);
+      const plain = { query: test.db.query.bind(test.db) };
+      const fromSql = await new SummaryTemplates(60_000).answer(plain, null, f, { rows: true });
+      const written = await new SummaryTemplates(60_000).answer(test.db, null, f, { rows: true });
+      expect(written.ids).toEqual(fromSql.ids);
+      expect(written.bytes().toString()).toBe(fromSql.bytes().toString());
+      expect(written.rows()).toEqual(fromSql.rows());
+      const steady = (JSON.parse(written.text()) as Array<Record<string, unknown>>).find((i) => i.id === ids.steady)!;
+      expect(steady.description).toContain(controls);
+      expect(steady.labels).toEqual({
+        'ü k': 'v "q"',
+        n: 1.5,
+        big: 1e21,
+        t: true,
+        nested: { a: [1, 'b', null] },
+        e: '',
+      });
+      expect(new Date(steady.last_transition_time as string).toISOString()).toBe('1969-07-20T20:17:40.050Z');
+      // The same for a label filter written into the COPY as an SQL literal.
+      const filter = JSON.stringify({ 'ü k': 'v "q"' });
+      const one = await new SummaryTemplates(60_000).answer(test.db, filter, f);
+      expect(one.ids).toEqual([ids.steady]);
+      expect(one.text()).toBe((await new SummaryTemplates(60_000).answer(plain, filter, f)).text());
+    } finally {
+      await test.db.query(
+        `UPDATE checks SET description = $2, icon = $3, owner = $4, labels = $5::jsonb, last_runtime = $6,
+             next_runtime = $7, last_transition_time = $8, created_at = $9, updated_at = now() WHERE id = $1`,
         [
           ids.steady,
-          `a "quoted" \\ back\\slash / ${controls} \u007f é ✓ 🚀`,
-          JSON.stringify({ 'ü k': 'v "q"', n: 1.5, big: 1e21, t: true, nested: { a: [1, 'b', null] }, e: '' }),
+          before.description,
+          before.icon,
+          before.owner,
+          JSON.stringify(before.labels),
+          before.last_runtime,
+          before.next_runtime,
+          before.last_transition_time,
+          before.created_at,
         ],
       );
-      try {
-        // A Queryable without copyOut reads the items' JSON built by PostgreSQL (PGlite's path).
-        const plain = { query: test.db.query.bind(test.db) };
-        const fromSql = await new SummaryTemplates(60_000).answer(plain, null, f, { rows: true });
-        const written = await new SummaryTemplates(60_000).answer(test.db, null, f, { rows: true });
-        expect(written.ids).toEqual(fromSql.ids);
-        expect(written.bytes().toString()).toBe(fromSql.bytes().toString());
-        expect(written.rows()).toEqual(fromSql.rows());
-        const steady = (JSON.parse(written.text()) as Array<Record<string, unknown>>).find((i) => i.id === ids.steady)!;
-        expect(steady.description).toContain(controls);
-        expect(steady.labels).toEqual({
-          'ü k': 'v "q"',
-          n: 1.5,
-          big: 1e21,
-          t: true,
-          nested: { a: [1, 'b', null] },
-          e: '',
-        });
-        expect(new Date(steady.last_transition_time as string).toISOString()).toBe('1969-07-20T20:17:40.050Z');
-        // The same for a label filter written into the COPY as an SQL literal.
-        const filter = JSON.stringify({ 'ü k': 'v "q"' });
-        const one = await new SummaryTemplates(60_000).answer(test.db, filter, f);
-        expect(one.ids).toEqual([ids.steady]);
-        expect(one.text()).toBe((await new SummaryTemplates(60_000).answer(plain, filter, f)).text());
-      } finally {
-        await test.db.query(
-          `UPDATE checks SET description = $2, icon = $3, owner = $4, labels = $5::jsonb, last_runtime = $6,
-             next_runtime = $7, last_transition_time = $8, created_at = $9, updated_at = now() WHERE id = $1`,
-          [
-            ids.steady,
-            before.description,
-            before.icon,
-            before.owner,
-            JSON.stringify(before.labels),
-            before.last_runtime,
-            before.next_runtime,
-            before.last_transition_time,
-            before.created_at,
-          ],
-        );
-      }
-    },
-  );
+    }
+  });
 
   it('records a failed run in job history and leaves the edges as they were', async () => {
     const before = await test.db.query<{ s: string }>(`SELECT built_to::text AS s FROM check_sketch_state`);

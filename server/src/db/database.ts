@@ -30,6 +30,12 @@ export interface Queryable {
    * PGlite has none.
    */
   copyOut?(sql: string, expectBytes?: number): Promise<Buffer>;
+  /**
+   * PGlite: the same data, by `COPY … TO '/dev/blob'` (the statement written as for copyOut). Used
+   * where it pays on PGlite: the summary's items, whose JSON the server writes faster than PGlite
+   * builds it (27 against 49 ms at 2,000 checks); the figures read base64, which was as fast.
+   */
+  copyOutBlob?(sql: string): Promise<Buffer>;
 }
 
 export interface Database extends Queryable {
@@ -138,6 +144,11 @@ export async function openPglite(
       const r = await q.query<T>(sql, params as unknown[], PGLITE_QUERY_OPTIONS);
       return { rows: r.rows, affectedRows: r.affectedRows };
     },
+    async copyOutBlob(sql: string) {
+      const r = await q.query(sql.replace(/TO STDOUT \(FORMAT binary\)$/, "TO '/dev/blob' (FORMAT binary)"));
+      if (!r.blob) throw new Error('COPY to /dev/blob gave no data');
+      return Buffer.from(await r.blob.arrayBuffer());
+    },
   });
   // Statements and transactions sent and not yet answered: one runs, the others wait (poolStats).
   let pending = 0;
@@ -154,6 +165,9 @@ export async function openPglite(
     kind: 'pglite',
     query<T>(sql: string, params?: unknown[]) {
       return counted(() => top.query<T>(sql, params));
+    },
+    copyOutBlob(sql: string) {
+      return counted(() => top.copyOutBlob!(sql));
     },
     async exec(sql) {
       await db.exec(sql);

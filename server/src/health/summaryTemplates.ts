@@ -149,9 +149,14 @@ export class SummaryTemplates {
   ): Promise<{ rows: Array<{ id: string }>; rebuilt: number }> {
     if (this.items.size === 0) {
       // Nothing kept: every item is needed, so they come with the list (one query, not two in turn),
-      // on PostgreSQL as their columns by binary COPY, their JSON written here (itemBytes.ts).
-      if (db.copyOut) {
-        const data = await db.copyOut(rawItemsCopy(labels === null ? 'NULL' : textLiteral(labels)), this.copyBytes);
+      // as their columns by binary COPY, their JSON written here (itemBytes.ts).
+      const sql = () => rawItemsCopy(labels === null ? 'NULL' : textLiteral(labels));
+      const data = db.copyOut
+        ? await db.copyOut(sql(), this.copyBytes)
+        : db.copyOutBlob
+          ? await db.copyOutBlob(sql())
+          : undefined;
+      if (data) {
         this.copyBytes = data.length;
         const rows = templatesOfRawCopy(data).map(({ id, t }) => {
           this.items.set(id, t);
