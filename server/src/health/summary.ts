@@ -180,8 +180,8 @@ ORDER BY s.canary_name, s.name, s.id`;
 /**
  * Every check matching a label filter (an SQL literal: COPY takes no parameters), in the summary's
  * order, as binary COPY of its id (text), version, sort key and the item's columns in their binary
- * forms: a server's first answer on PostgreSQL writes their JSON itself (itemBytes.ts), which took
- * PostgreSQL ~50 of its 64 ms at 10,000 checks, on the cores that read the figures beside it.
+ * forms: a server's first answer writes their JSON itself (itemBytes.ts), which took PostgreSQL ~50
+ * of its 64 ms at 10,000 checks, on the cores that read the figures beside it.
  */
 export const rawItemsCopy = (labels: string) =>
   `COPY (SELECT s.id::text, s.v, s.k, ${[...ITEM_HEAD_KEYS, ...ITEM_TAIL_KEYS].map((k) => `s.${k}`).join(', ')}${sortedItems(labels, false)}) TO STDOUT (FORMAT binary)`;

@@ -6,10 +6,9 @@
 // parts: no JSON built in SQL for 10,000 checks, for any range. What is kept is one entry per live
 // check, whatever the ranges asked for, and dropped when no answer used it for
 // HEALTH_SUMMARY_IDLE_MS. With nothing kept (a server's first answer, or the first after the idle
-// time) the items come with the list of checks in one query: on PostgreSQL their columns by binary
-// COPY, their JSON written here (itemBytes.ts); on PGlite as the JSON of their fields before and
-// after the figures. A console answer has its rows' parts cut while the figures are still being
-// read (API clients never need them).
+// time) the items come with the list of checks in one query, their columns by binary COPY (PGlite:
+// to /dev/blob) and their JSON written here (itemBytes.ts). A console answer has its rows' parts
+// cut while the figures are still being read (API clients never need them).
 import type { Queryable } from '../db/database.js';
 import { textLiteral } from '../db/copyOut.js';
 import type { RangeFigures } from './edgeFigures.js';
@@ -24,8 +23,8 @@ export interface Template {
   /**
    * UTF-8 bytes holding the JSON objects of the item's fields before its figures and after them:
    * `b[head, headEnd)` is the first without its `}`, `b[tail, tailEnd)` the second without its `{`.
-   * A server's first answer on PostgreSQL writes every item into a few large buffers
-   * (itemBytes.ts), so an answer copies bytes: it neither decodes nor encodes the items' 7 MB.
+   * A server's first answer writes every item into a few large buffers (itemBytes.ts), so an
+   * answer copies bytes: it neither decodes nor encodes the items' 7 MB.
    */
   b: Buffer;
   head: number;
@@ -165,6 +164,7 @@ export class SummaryTemplates {
         });
         return { rows, rebuilt: rows.length };
       }
+      // A connection without binary COPY: the items' JSON built by PostgreSQL.
       const { rows } = await db.query<TemplateRow>(ALL_TEMPLATE_ITEMS_SQL, [labels]);
       for (const r of rows) this.items.set(r.id, template(r));
       return { rows, rebuilt: rows.length };
