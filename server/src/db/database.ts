@@ -145,7 +145,9 @@ export async function openPglite(
       return { rows: r.rows, affectedRows: r.affectedRows };
     },
     async copyOutBlob(sql: string) {
-      const r = await q.query(sql.replace(/TO STDOUT \(FORMAT binary\)$/, "TO '/dev/blob' (FORMAT binary)"));
+      const blob = sql.replace(/TO STDOUT \(FORMAT binary\)$/, "TO '/dev/blob' (FORMAT binary)");
+      if (blob === sql) throw new Error('copyOutBlob takes a COPY … TO STDOUT (FORMAT binary) statement');
+      const r = await q.query(blob);
       if (!r.blob) throw new Error('COPY to /dev/blob gave no data');
       return Buffer.from(await r.blob.arrayBuffer());
     },

@@ -14,7 +14,10 @@ import type { Template } from './summaryTemplates.js';
 
 type Kind = 'uuid' | 'text' | 'jsonb' | 'time';
 
-/** Each item column's type, by key (summary.ts ITEM_HEAD, ITEM_TAIL). */
+/**
+ * Each item column's type, by key (summary.ts ITEM_HEAD, ITEM_TAIL); any other is text. A column of
+ * another type added there must be added here (health-summary-edges.test.ts compares the bytes).
+ */
 const KINDS: Record<string, Kind> = {
   id: 'uuid',
   canary_id: 'uuid',
