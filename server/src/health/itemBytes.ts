@@ -68,8 +68,21 @@ const NULL = Buffer.from('null');
 /** Microseconds from the Unix epoch to PostgreSQL's (2000-01-01). */
 const PG_EPOCH_US = 946_684_800_000_000;
 const DAY_US = 86_400_000_000;
-/** `"YYYY-MM-DDT` of each day (days since the Unix epoch) met lately. */
-const dayPrefixes = new Map<number, Buffer>();
+const dayPrefixes = new Map<number, string>();
+
+/**
+ * `YYYY-MM-DDT` of a day (days since the Unix epoch), kept for the days met lately: the date part
+ * of every time an answer writes (here, and summaryTemplates.ts pgTimestamp).
+ */
+export function utcDayPrefix(day: number): string {
+  let prefix = dayPrefixes.get(day);
+  if (prefix === undefined) {
+    if (dayPrefixes.size > 400) dayPrefixes.clear();
+    prefix = new Date(day * 86_400_000).toISOString().slice(0, 11);
+    dayPrefixes.set(day, prefix);
+  }
+  return prefix;
+}
 const TIME_ZONE = Buffer.from('+00:00"');
 
 /** Writes into chunks of at least CHUNK bytes; an item's two parts are always in one chunk. */
@@ -146,13 +159,9 @@ class Writer {
   time(usSince2000: number): void {
     const us = usSince2000 + PG_EPOCH_US;
     const day = Math.floor(us / DAY_US);
-    let prefix = dayPrefixes.get(day);
-    if (prefix === undefined) {
-      if (dayPrefixes.size > 400) dayPrefixes.clear();
-      prefix = Buffer.from(`"${new Date(day * 86_400_000).toISOString().slice(0, 11)}`);
-      dayPrefixes.set(day, prefix);
-    }
-    this.set(prefix);
+    const prefix = utcDayPrefix(day);
+    this.b[this.w++] = 0x22; // "
+    for (let i = 0; i < prefix.length; i++) this.b[this.w++] = prefix.charCodeAt(i);
     const t = us - day * DAY_US;
     const s = Math.floor(t / 1_000_000);
     this.two(Math.floor(s / 3600));

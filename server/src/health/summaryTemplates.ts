@@ -14,7 +14,7 @@ import { textLiteral } from '../db/copyOut.js';
 import type { RangeFigures } from './edgeFigures.js';
 import { rowPartsOfBytes, rowPartsParsed, type RowParts } from './summaryRows.js';
 import { ALL_TEMPLATE_ITEMS_SQL, rawItemsCopy, SUMMARY_CHECKS_SQL, TEMPLATE_ITEMS_SQL } from './summary.js';
-import { templatesOfRawCopy } from './itemBytes.js';
+import { templatesOfRawCopy, utcDayPrefix } from './itemBytes.js';
 
 export interface Template {
   v: string;
@@ -39,7 +39,6 @@ const DAY_MS = 86_400_000;
 const TWO = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
 /** Milliseconds as PostgreSQL writes a fraction of a second: none, or trailing zeros left out. */
 const FRACTION = Array.from({ length: 1000 }, (_, i) => (i ? `.${String(i).padStart(3, '0').replace(/0+$/, '')}` : ''));
-const dayPrefixes = new Map<number, string>();
 
 /**
  * A time (ms since the epoch) in PostgreSQL's JSON form of a timestamptz in UTC, as row_to_json
@@ -49,15 +48,9 @@ const dayPrefixes = new Map<number, string>();
 export function pgTimestamp(ms: number | null): string {
   if (ms === null) return 'null';
   const day = Math.floor(ms / DAY_MS);
-  let prefix = dayPrefixes.get(day);
-  if (prefix === undefined) {
-    if (dayPrefixes.size > 400) dayPrefixes.clear();
-    prefix = new Date(day * DAY_MS).toISOString().slice(0, 11);
-    dayPrefixes.set(day, prefix);
-  }
   const t = ms - day * DAY_MS;
   const s = Math.floor(t / 1000);
-  return `"${prefix}${TWO[Math.floor(s / 3600)]}:${TWO[Math.floor(s / 60) % 60]}:${TWO[s % 60]}${FRACTION[t % 1000]}+00:00"`;
+  return `"${utcDayPrefix(day)}${TWO[Math.floor(s / 3600)]}:${TWO[Math.floor(s / 60) % 60]}:${TWO[s % 60]}${FRACTION[t % 1000]}+00:00"`;
 }
 
 const num = (v: number | null | undefined) => (v === null || v === undefined ? 'null' : String(v));
@@ -141,11 +134,7 @@ export class SummaryTemplates {
   }
 
   /** The checks matching `labels`, in order, with their templates made up to date. */
-  private async kept(
-    db: Queryable,
-    labels: string | null,
-    each: (t: Template) => void,
-  ): Promise<{ rows: Array<{ id: string }>; rebuilt: number }> {
+  private async kept(db: Queryable, labels: string | null): Promise<{ rows: Array<{ id: string }>; rebuilt: number }> {
     if (this.items.size === 0) {
       // Nothing kept: every item is needed, so they come with the list (one query, not two in turn),
       // as their columns by binary COPY, their JSON written here (itemBytes.ts).
@@ -159,7 +148,6 @@ export class SummaryTemplates {
         this.copyBytes = data.length;
         const rows = templatesOfRawCopy(data).map(({ id, t }) => {
           this.items.set(id, t);
-          each(t);
           return { id };
         });
         return { rows, rebuilt: rows.length };
@@ -195,9 +183,8 @@ export class SummaryTemplates {
   ): Promise<TemplatedAnswer> {
     // A view's background update is not a use: what is kept goes idleMs after the last request.
     if (!options.background) this.used = Date.now();
-    // Console rows are cut while the figures are still being read (~20 ms for 10,000 new items),
-    // each part of a server's first read as it arrives.
-    const kept = this.kept(db, labels, options.rows ? rowParts : () => undefined).then((k) => {
+    // Console rows are cut while the figures are still being read (~20 ms for 10,000 new items).
+    const kept = this.kept(db, labels).then((k) => {
       if (options.rows)
         for (const r of k.rows) {
           const t = this.items.get(r.id);
