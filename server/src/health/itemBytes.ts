@@ -72,7 +72,7 @@ const dayPrefixes = new Map<number, string>();
 
 /**
  * `YYYY-MM-DDT` of a day (days since the Unix epoch), kept for the days met lately: the date part
- * of every time an answer writes (here, and summaryTemplates.ts pgTimestamp).
+ * of every time an answer writes (here, and figureBytes.ts).
  */
 export function utcDayPrefix(day: number): string {
   let prefix = dayPrefixes.get(day);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { consoleRowOf, type Item } from './summaryConsole.js';
-import { pgTimestamp, rowParts, template } from './summaryTemplates.js';
+import { rowParts, template } from './summaryTemplates.js';
+import { pgTimestamp } from './figureBytes.js';
 
 describe('pgTimestamp', () => {
   it('writes a time as PostgreSQL writes a timestamptz in JSON (UTC): trailing zeros of the fraction left out', () => {

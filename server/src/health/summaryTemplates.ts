@@ -14,7 +14,8 @@ import { textLiteral } from '../db/copyOut.js';
 import type { RangeFigures } from './edgeFigures.js';
 import { rowPartsOfBytes, rowPartsParsed, type RowParts } from './summaryRows.js';
 import { ALL_TEMPLATE_ITEMS_SQL, rawItemsCopy, SUMMARY_CHECKS_SQL, TEMPLATE_ITEMS_SQL } from './summary.js';
-import { templatesOfRawCopy, utcDayPrefix } from './itemBytes.js';
+import { templatesOfRawCopy } from './itemBytes.js';
+import { figuresSize, num, writeFigures } from './figureBytes.js';
 
 export interface Template {
   v: string;
@@ -34,36 +35,6 @@ export interface Template {
   /** Its console row up to `passed` and after `rolling1h`, once a console answer needed them. */
   row?: RowParts;
 }
-
-const DAY_MS = 86_400_000;
-const TWO = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
-/** Milliseconds as PostgreSQL writes a fraction of a second: none, or trailing zeros left out. */
-const FRACTION = Array.from({ length: 1000 }, (_, i) => (i ? `.${String(i).padStart(3, '0').replace(/0+$/, '')}` : ''));
-
-/**
- * A time (ms since the epoch) in PostgreSQL's JSON form of a timestamptz in UTC, as row_to_json
- * writes it (the form of the items' other times), quoted; null as null. Written from numbers, with
- * the date part kept per day: 20,000 of them per answer.
- */
-export function pgTimestamp(ms: number | null): string {
-  if (ms === null) return 'null';
-  const day = Math.floor(ms / DAY_MS);
-  const t = ms - day * DAY_MS;
-  const s = Math.floor(t / 1000);
-  return `"${utcDayPrefix(day)}${TWO[Math.floor(s / 3600)]}:${TWO[Math.floor(s / 60) % 60]}:${TWO[s % 60]}${FRACTION[t % 1000]}+00:00"`;
-}
-
-const num = (v: number | null | undefined) => (v === null || v === undefined ? 'null' : String(v));
-
-/**
- * The most bytes an item's figures take: the keys (~95), two timestamps (~35 each) and six numbers
- * of at most 24 characters each (`-1.2345678901234567e+21`). Room made for each item when an answer
- * is written as bytes, so the buffer cannot be too short.
- */
-const FIGURES_MAX = 384;
-
-/** The figures of a check the range has no runs of. */
-const NO_FIGURES = `,"uptime":{"passed":0,"failed":0,"last_pass":null,"last_fail":null},"latency":{"p95":null,"p97":null,"p99":null,"rolling1h":null},`;
 
 /** A template from the JSON objects of an item's fields before and after its figures (TEMPLATE_ITEMS). */
 export function template({ v, k, head, tail }: Omit<TemplateRow, 'id'>): Template {
@@ -86,12 +57,12 @@ export interface TemplatedAnswer {
   /** The same as UTF-8 bytes, written straight into one buffer. */
   bytes: () => Buffer;
   /**
-   * Each item with its template's version and sort key, in order, and its JSON (a slice of `array`,
-   * the answer's JSON array) written for all of them the first time one is asked for: a console
-   * client never needs it.
+   * Each item with its template's version and sort key, in order, and its JSON (a slice of
+   * `written`: `prefix` and the answer's JSON array, in one buffer) written for all of them the
+   * first time one is asked for: a console client never needs it.
    */
-  items: () => {
-    array: () => Buffer;
+  items: (prefix?: Buffer) => {
+    written: () => Buffer;
     items: Array<{ id: string; v: string; k: string; json: () => Buffer; row: () => string }>;
   };
   ids: string[];
@@ -203,31 +174,28 @@ export class SummaryTemplates {
       ids.push(r.id);
       picked.push([t, at.get(r.id)]);
     }
-    const figuresOf = (i: number | undefined) =>
-      i === undefined
-        ? NO_FIGURES
-        : `,"uptime":{"passed":${f.passed[i]},"failed":${f.failed[i]},"last_pass":${pgTimestamp(f.last_pass[i]!)},"last_fail":${pgTimestamp(f.last_fail[i]!)}},"latency":{"p95":${num(f.p95[i])},"p97":${num(f.p97[i])},"p99":${num(f.p99[i])},"rolling1h":${num(f.rolling1h[i])}},`;
     // Each form is written only when asked for: the page asks for console rows, API clients for JSON.
-    /** `ends`: where each item ends in the answer's buffer (its own array is written in). */
-    const bytes = (ends?: number[]) => {
-      // The items' bytes copied into one buffer and their figures written between: nothing to encode.
-      // (Writing each item's figures as it goes, into room made for the longest, is faster than
-      // sizing the buffer exactly from all the figures' texts first: 22 against 35 ms at 10,000.)
-      let size = 2 + picked.length;
-      for (const [t] of picked) size += t.headEnd - t.head + t.tailEnd - t.tail + FIGURES_MAX;
+    /**
+     * The items' bytes copied into one buffer of the exact size, `prefix` (the answer's start) before
+     * them, and their figures written between: nothing to encode, and nothing copied again to be kept
+     * or sent. `ends`: where each item ends in it.
+     */
+    const bytes = (ends?: number[], prefix?: Buffer) => {
+      let size = (prefix?.length ?? 0) + 2 + Math.max(picked.length - 1, 0); // [, ], commas
+      for (const [t, i] of picked) size += t.headEnd - t.head + t.tailEnd - t.tail + figuresSize(f, i);
       const b = Buffer.allocUnsafe(size);
-      let p = 0;
+      let p = prefix ? prefix.copy(b) : 0;
       b[p++] = 91; // [
       for (let k = 0; k < picked.length; k++) {
         const [t, i] = picked[k]!;
         if (k) b[p++] = 44; // ,
         p += t.b.copy(b, p, t.head, t.headEnd);
-        p += b.write(figuresOf(i), p, 'latin1');
+        p = writeFigures(b, p, f, i);
         p += t.b.copy(b, p, t.tail, t.tailEnd);
         ends?.push(p);
       }
       b[p++] = 93; // ]
-      return b.subarray(0, p);
+      return b;
     };
     /** The console row of the k-th item: its template's parts (cut once per template) around its figures. */
     const rowAt = (k: number) => {
@@ -240,13 +208,12 @@ export class SummaryTemplates {
     return {
       text: () => bytes().toString(),
       bytes: () => bytes(),
-      items: () => {
+      items: (prefix = Buffer.alloc(0)) => {
         let written: { b: Buffer; ends: number[] } | undefined;
         const write = () => {
           if (written) return written;
           const ends: number[] = [];
-          // Kept as long as the items are: copied to its length (the buffer has room for the longest figures).
-          return (written = { b: Buffer.from(bytes(ends)), ends });
+          return (written = { b: bytes(ends, prefix), ends });
         };
         const items = picked.map(([t], k) => ({
           id: ids[k]!,
@@ -254,11 +221,11 @@ export class SummaryTemplates {
           k: t.k,
           json: () => {
             const { b, ends } = write();
-            return b.subarray(k ? ends[k - 1]! + 1 : 1, ends[k]);
+            return b.subarray(k ? ends[k - 1]! + 1 : prefix.length + 1, ends[k]);
           },
           row: () => rowAt(k),
         }));
-        return { array: () => write().b, items };
+        return { written: () => write().b, items };
       },
       ids,
       rows: () => picked.map((_, k) => rowAt(k)),

@@ -8,7 +8,7 @@ import { releaseMemorySoon } from '../memory.js';
 import { deflatePrefix, gzipWithPrefix, type DeflatedPrefix } from './gzipPrefix.js';
 import { ConsoleStreams, etagOf } from './summaryConsole.js';
 import { freshComputedAt, PRECOMPUTED_RANGES, type PrecomputedRange } from './summary.js';
-import { SummaryItems, type CachedItem } from './summaryItems.js';
+import { SUMMARY_HEAD, SummaryItems, type CachedItem } from './summaryItems.js';
 import { SummaryTemplates } from './summaryTemplates.js';
 
 const log = logger('health');
@@ -192,13 +192,21 @@ export class SummaryViews {
         return undefined;
       }
       const rows = Date.now() - (state.rowsRequested ?? -Infinity) < this.idleMs;
-      const { chunks, rebuilt, ids, items } = await this.items.answer(range, asOf, null, { rows, background });
+      const { chunks, body, rebuilt, ids, items } = await this.items.answer(range, asOf, null, { rows, background });
       // The same items as the previous view (an item rebuilt is a new object): its body, tag and gzip.
       const prev = state.view;
       const same = prev && prev.items.length === items.length && prev.items.every((it, i) => it === items[i]);
       const view: SummaryView = same
         ? { ...prev, at, edits, rebuilt }
-        : { asOf, json: new ViewJson(chunks), at, edits, rebuilt, ids, items };
+        : {
+            asOf,
+            json: new ViewJson(body ?? (() => Buffer.concat([SUMMARY_HEAD, ...chunks()]))),
+            at,
+            edits,
+            rebuilt,
+            ids,
+            items,
+          };
       if (Date.now() - (state.gzipRequested ?? -Infinity) < this.idleMs) deflateView(view).catch(() => undefined);
       state.view = view;
       return view;
@@ -236,11 +244,11 @@ export class SummaryViews {
 export class ViewJson {
   private made?: { body: Buffer; etag: string };
 
-  constructor(private readonly chunks: () => Buffer[]) {}
+  constructor(private readonly write: () => Buffer) {}
 
   private get it() {
     if (!this.made) {
-      const body = Buffer.concat([SUMMARY_HEAD, ...this.chunks()]);
+      const body = this.write();
       this.made = { body, etag: etagOf([body]) };
     }
     return this.made;
@@ -259,8 +267,7 @@ export class ViewJson {
   }
 }
 
-/** How every summary answer starts; `duration` comes last, once the request's time is known. */
-export const SUMMARY_HEAD = Buffer.from('{"runnerName":"local","checks_summary":');
+export { SUMMARY_HEAD };
 /** The end of a summary answer that took `ms`. */
 export const summaryTail = (ms: number) => Buffer.from(`,"duration":${Math.round(ms)}}`);
 
