@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RAW_COLUMNS, templatesOfRawCopy } from './itemBytes.js';
 import { ITEM_HEAD_KEYS, ITEM_TAIL_KEYS } from './summary.js';
 import { random } from '../../test/helpers/random.js';
+import { rowPartsOfBytes, rowPartsParsed } from './summaryRows.js';
 
 const PG_EPOCH_MS = Date.UTC(2000, 0, 1);
 
@@ -139,6 +140,27 @@ describe('templatesOfRawCopy', () => {
       const us = items[i]!.times[0];
       const ms = us === null ? null : Number(BigInt(us) / 1000n) + PG_EPOCH_MS;
       expect(item.last_runtime === null ? null : Date.parse(item.last_runtime as string)).toBe(ms);
+    });
+  });
+
+  it('with rows, cuts each console row from where it wrote the values: what the scan and JSON.parse give', () => {
+    const rnd = random(11);
+    const chars = ['a', '"', '\\', ',', ':', '{', '}', ' ', '\u0001', 'é', '🚀'];
+    const str = (n: number) => Array.from({ length: n }, () => chars[Math.floor(rnd() * chars.length)]).join('');
+    const labels = ['{}', '{"a": "b, c: d"}', '{"n": 1.0, "x": [1, null]}', '{"k": "v", "e": ""}', null];
+    const items: Item[] = Array.from({ length: 400 }, (_, i) => ({
+      strings: { canary_name: str(5), name: str(20), status: rnd() < 0.2 ? null : str(3), endpoint: str(30) },
+      labels: labels[i % labels.length]!,
+      times: ITEM_TAIL_KEYS.map(() => (rnd() < 0.3 ? null : String(BigInt(Math.floor(rnd() * 1e15))))),
+    }));
+    const data = copyOf(items.map((it) => rowOf(id, canary, it)));
+    const plain = templatesOfRawCopy(data);
+    const cut = templatesOfRawCopy(data, true);
+    expect(plain.every(({ t }) => t.row === undefined)).toBe(true);
+    cut.forEach(({ t }, i) => {
+      const p = plain[i]!.t;
+      expect(t.row).toEqual(rowPartsOfBytes(p.b, p.head, p.headEnd, p.tail, p.tailEnd));
+      expect(t.row).toEqual(rowPartsParsed(p.b, p.head, p.headEnd, p.tail, p.tailEnd));
     });
   });
 

@@ -11,6 +11,7 @@
 import { CopyReader } from '../db/copyOut.js';
 import { ITEM_HEAD_KEYS, ITEM_TAIL_KEYS } from './summary.js';
 import type { Template } from './summaryTemplates.js';
+import { rowPartsOfValues } from './summaryRows.js';
 
 type Kind = 'uuid' | 'text' | 'jsonb' | 'time';
 
@@ -208,14 +209,17 @@ function value(out: Writer, d: Buffer, p: number, len: number, kind: Kind): void
 /**
  * The templates of a binary COPY of rawItemsCopy, in its order: each item's JSON written from its
  * columns. Room per item: its columns' bytes six times over (every byte escaped as \u00xx), the
- * keys, and the times and uuids at their longest.
+ * keys, and the times and uuids at their longest. `rows` (a console answer): each template's console
+ * row parts cut too, from where its values were written (no scan of the JSON for them).
  */
-export function templatesOfRawCopy(data: Buffer): Array<{ id: string; t: Template }> {
+export function templatesOfRawCopy(data: Buffer, rows = false): Array<{ id: string; t: Template }> {
   const r = new CopyReader(data);
   const out = new Writer();
   const got: Array<{ id: string; t: Template }> = [];
   const starts = new Int32Array(RAW_COLUMNS);
   const lens = new Int32Array(RAW_COLUMNS);
+  /** With `rows`, where each written value starts and ends (summaryRows.ts rowPartsOfValues). */
+  const values = rows ? new Int32Array(2 * (HEAD.length + TAIL.length)) : undefined;
   let p = r.p;
   while (p + 2 <= data.length && ((data[p]! << 8) | data[p + 1]!) === RAW_COLUMNS) {
     p += 2;
@@ -236,16 +240,23 @@ export function templatesOfRawCopy(data: Buffer): Array<{ id: string; t: Templat
     let c = 3;
     for (const f of HEAD) {
       out.set(f.key);
+      if (values) values[2 * (c - 3)] = out.w;
       value(out, data, starts[c]!, lens[c++]!, f.kind);
+      if (values) values[2 * (c - 3) - 1] = out.w;
     }
     const headEnd = out.w;
     for (const f of TAIL) {
       out.set(f.key);
+      if (values) values[2 * (c - 3)] = out.w;
       value(out, data, starts[c]!, lens[c++]!, f.kind);
+      if (values) values[2 * (c - 3) - 1] = out.w;
     }
     out.b[out.w++] = 0x7d; // }
     // The head is written without its `}` and the tail without its `{`: the figures go between.
-    got.push({ id, t: { v, k, b: out.b, head, headEnd, tail: headEnd, tailEnd: out.w } });
+    const t: Template = { v, k, b: out.b, head, headEnd, tail: headEnd, tailEnd: out.w };
+    // Its console row cut now, from where its values were written (a console answer asked for it).
+    if (values) t.row = rowPartsOfValues(out.b, values);
+    got.push({ id, t });
   }
   return got;
 }

@@ -148,6 +148,22 @@ export function rowPartsOfBytes(b: Buffer, head: number, headEnd: number, tail: 
   if (fields(b, head + 1, headEnd, HEAD_KEYS, 0) !== headEnd) return undefined;
   if (fields(b, tail, tailEnd, TAIL_KEYS, HEAD_KEYS.length) !== tailEnd - 1 || b[tailEnd - 1] !== CLOSE)
     return undefined;
+  return partsAt(b);
+}
+
+/**
+ * The console row parts of an item whose values are where `values` says in b (start and end pairs:
+ * the values of ITEM_HEAD_KEYS, then of ITEM_TAIL_KEYS), as the item's writer knows them
+ * (itemBytes.ts): what rowPartsOfBytes makes, without looking for the values first.
+ */
+export function rowPartsOfValues(b: Buffer, values: Int32Array): RowParts | undefined {
+  if (!SCANNABLE) return undefined;
+  at.set(values);
+  return partsAt(b);
+}
+
+/** The row parts of the item in b whose values `at` holds. */
+function partsAt(b: Buffer): RowParts {
   let w = 0;
   room(0, 1);
   out[w++] = OPEN_ARRAY;

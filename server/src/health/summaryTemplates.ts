@@ -105,7 +105,11 @@ export class SummaryTemplates {
   }
 
   /** The checks matching `labels`, in order, with their templates made up to date. */
-  private async kept(db: Queryable, labels: string | null): Promise<{ rows: Array<{ id: string }>; rebuilt: number }> {
+  private async kept(
+    db: Queryable,
+    labels: string | null,
+    consoleRows: boolean,
+  ): Promise<{ rows: Array<{ id: string }>; rebuilt: number }> {
     if (this.items.size === 0) {
       // Nothing kept: every item is needed, so they come with the list (one query, not two in turn),
       // as their columns by binary COPY, their JSON written here (itemBytes.ts).
@@ -117,7 +121,7 @@ export class SummaryTemplates {
           : undefined;
       if (data) {
         this.copyBytes = data.length;
-        const rows = templatesOfRawCopy(data).map(({ id, t }) => {
+        const rows = templatesOfRawCopy(data, consoleRows).map(({ id, t }) => {
           this.items.set(id, t);
           return { id };
         });
@@ -155,7 +159,7 @@ export class SummaryTemplates {
     // A view's background update is not a use: what is kept goes idleMs after the last request.
     if (!options.background) this.used = Date.now();
     // Console rows are cut while the figures are still being read (~20 ms for 10,000 new items).
-    const kept = this.kept(db, labels).then((k) => {
+    const kept = this.kept(db, labels, options.rows === true).then((k) => {
       if (options.rows)
         for (const r of k.rows) {
           const t = this.items.get(r.id);
