@@ -97,7 +97,8 @@ describe('templatesOfRawCopy', () => {
         null,
       ],
     };
-    const [got] = templatesOfRawCopy(copyOf([rowOf(id, canary, item)]));
+    const { ids, templates } = templatesOfRawCopy(copyOf([rowOf(id, canary, item)]));
+    const got = { id: ids[0], t: templates[0]! };
     const want = expectedJson(id, canary, item, [
       '2026-11-26T17:23:04.123456+00:00',
       '2026-11-26T17:24:00.1+00:00',
@@ -106,10 +107,10 @@ describe('templatesOfRawCopy', () => {
       '2000-01-01T00:00:00+00:00',
       null,
     ]);
-    expect(got!.id).toBe(id);
-    expect(got!.t.v).toBe('v1');
-    expect(got!.t.k).toBe('k1');
-    const { b, head, headEnd, tail, tailEnd } = got!.t;
+    expect(got.id).toBe(id);
+    expect(got.t.v).toBe('v1');
+    expect(got.t.k).toBe('k1');
+    const { b, head, headEnd, tail, tailEnd } = got.t;
     expect(b.toString('utf8', head, headEnd)).toBe(want.head);
     expect(b.toString('utf8', tail, tailEnd)).toBe(want.tail);
     // The two parts with figures between are one JSON object.
@@ -128,10 +129,10 @@ describe('templatesOfRawCopy', () => {
       labels: rnd() < 0.5 ? null : '{}',
       times: ITEM_TAIL_KEYS.map(() => (rnd() < 0.5 ? null : String(BigInt(Math.floor(rnd() * 1e15))))),
     }));
-    const got = templatesOfRawCopy(copyOf(items.map((it) => rowOf(id, canary, it))));
+    const got = templatesOfRawCopy(copyOf(items.map((it) => rowOf(id, canary, it)))).templates;
     expect(got).toHaveLength(items.length);
-    expect(new Set(got.map((g) => g.t.b)).size).toBeGreaterThan(1);
-    got.forEach(({ t }, i) => {
+    expect(new Set(got.map((t) => t.b)).size).toBeGreaterThan(1);
+    got.forEach((t, i) => {
       const item = JSON.parse(
         `${t.b.toString('utf8', t.head, t.headEnd)},${t.b.toString('utf8', t.tail, t.tailEnd)}`,
       ) as Record<string, unknown>;
@@ -154,19 +155,19 @@ describe('templatesOfRawCopy', () => {
       times: ITEM_TAIL_KEYS.map(() => (rnd() < 0.3 ? null : String(BigInt(Math.floor(rnd() * 1e15))))),
     }));
     const data = copyOf(items.map((it) => rowOf(id, canary, it)));
-    const plain = templatesOfRawCopy(data);
-    const cut = templatesOfRawCopy(data, true);
-    expect(plain.every(({ t }) => t.row === undefined)).toBe(true);
-    cut.forEach(({ t }, i) => {
-      const p = plain[i]!.t;
+    const plain = templatesOfRawCopy(data).templates;
+    const cut = templatesOfRawCopy(data, true).templates;
+    expect(plain.every((t) => t.row === undefined)).toBe(true);
+    cut.forEach((t, i) => {
+      const p = plain[i]!;
       expect(t.row).toEqual(rowPartsOfBytes(p.b, p.head, p.headEnd, p.tail, p.tailEnd));
       expect(t.row).toEqual(rowPartsParsed(p.b, p.head, p.headEnd, p.tail, p.tailEnd));
     });
   });
 
   it('stops at the end of the data and at rows of another shape', () => {
-    expect(templatesOfRawCopy(copyOf([]))).toEqual([]);
+    expect(templatesOfRawCopy(copyOf([]))).toEqual({ ids: [], templates: [] });
     expect(RAW_COLUMNS).toBe(3 + ITEM_HEAD_KEYS.length + ITEM_TAIL_KEYS.length);
-    expect(templatesOfRawCopy(copyOf([[text('x')]]))).toEqual([]);
+    expect(templatesOfRawCopy(copyOf([[text('x')]]))).toEqual({ ids: [], templates: [] });
   });
 });

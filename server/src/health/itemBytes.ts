@@ -207,15 +207,16 @@ function value(out: Writer, d: Buffer, p: number, len: number, kind: Kind): void
 }
 
 /**
- * The templates of a binary COPY of rawItemsCopy, in its order: each item's JSON written from its
+ * The templates of a binary COPY of rawItemsCopy and their checks' ids, in its order: each item's JSON written from its
  * columns. Room per item: its columns' bytes six times over (every byte escaped as \u00xx), the
  * keys, and the times and uuids at their longest. `rows` (a console answer): each template's console
  * row parts cut too, from where its values were written (no scan of the JSON for them).
  */
-export function templatesOfRawCopy(data: Buffer, rows = false): Array<{ id: string; t: Template }> {
+export function templatesOfRawCopy(data: Buffer, rows = false): { ids: string[]; templates: Template[] } {
   const r = new CopyReader(data);
   const out = new Writer();
-  const got: Array<{ id: string; t: Template }> = [];
+  const ids: string[] = [];
+  const templates: Template[] = [];
   const starts = new Int32Array(RAW_COLUMNS);
   const lens = new Int32Array(RAW_COLUMNS);
   /** With `rows`, where each written value starts and ends (summaryRows.ts rowPartsOfValues). */
@@ -256,7 +257,8 @@ export function templatesOfRawCopy(data: Buffer, rows = false): Array<{ id: stri
     const t: Template = { v, k, b: out.b, head, headEnd, tail: headEnd, tailEnd: out.w };
     // Its console row cut now, from where its values were written (a console answer asked for it).
     if (values) t.row = rowPartsOfValues(out.b, values);
-    got.push({ id, t });
+    ids.push(id);
+    templates.push(t);
   }
-  return got;
+  return { ids, templates };
 }

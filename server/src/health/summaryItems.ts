@@ -31,6 +31,12 @@ export interface CachedItem {
 /** The console row of a cached item (made once per rebuild of the item). */
 export const rowOf = (it: CachedItem) => (it.row ??= it.rowFrom ? it.rowFrom() : consoleRow(it.json.toString()));
 
+/** How a TemplatedItem's JSON and console row are made: its answer's, by the item's index. */
+interface ItemSource {
+  json: (k: number) => Buffer;
+  row: (k: number) => string;
+}
+
 /** An item written from its template: its JSON made on first use (with every item of its answer). */
 class TemplatedItem implements CachedItem {
   private made?: Buffer;
@@ -38,12 +44,16 @@ class TemplatedItem implements CachedItem {
   constructor(
     readonly v: string,
     readonly k: string,
-    private readonly make: () => Buffer,
-    readonly rowFrom: () => string,
+    private readonly source: ItemSource,
+    private readonly index: number,
   ) {}
 
   get json(): Buffer {
-    return (this.made ??= this.make());
+    return (this.made ??= this.source.json(this.index));
+  }
+
+  rowFrom(): string {
+    return this.source.row(this.index);
   }
 }
 
@@ -124,22 +134,22 @@ export class SummaryItems {
         this.templates.answer(this.db, labels, precomputedFigures(this.db, range, asOf), options),
         labels === null ? this.db.query<{ next: Date }>(NEXT_SQL).then((r) => r.rows[0]!.next) : undefined,
       ]);
-      const { written, items: built } = a.items(SUMMARY_HEAD);
-      const answered = built.map((it) => {
-        const item = new TemplatedItem(it.v, it.k, it.json, it.row);
-        items.set(it.id, item);
+      const written = a.items(SUMMARY_HEAD);
+      const answered = written.templates.map((t, k) => {
+        const item = new TemplatedItem(t.v, t.k, written, k);
+        items.set(a.ids[k]!, item);
         return item;
       });
-      order = built.map((it) => it.id);
+      order = a.ids;
       if (next) Object.assign(cached, { order, since: next });
       // The items are written as one JSON array after the answer's start when a JSON client asks:
       // sent as it is, not joined again from 20,000 slices nor copied behind SUMMARY_HEAD.
       return {
-        chunks: () => [written().subarray(SUMMARY_HEAD.length)],
-        body: written,
+        chunks: () => [written.written().subarray(SUMMARY_HEAD.length)],
+        body: written.written,
         ids: order,
         items: answered,
-        rebuilt: built.length,
+        rebuilt: answered.length,
       };
     }
     if (labels !== null) {

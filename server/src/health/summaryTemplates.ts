@@ -57,13 +57,17 @@ export interface TemplatedAnswer {
   /** The same as UTF-8 bytes, written straight into one buffer. */
   bytes: () => Buffer;
   /**
-   * Each item with its template's version and sort key, in order, and its JSON (a slice of
-   * `written`: `prefix` and the answer's JSON array, in one buffer) written for all of them the
-   * first time one is asked for: a console client never needs it.
+   * The items (the k-th: check ids[k]) with their templates (its version and sort key), their JSON
+   * (a slice of `written`: `prefix` and the answer's JSON array, in one buffer) written for all of
+   * them the first time one is asked for (a console client never needs it), and their console rows.
+   * Methods taking the item's index rather than an object and two closures per item: these live as
+   * long as the answer's items, and each scavenge of the young generation copied them.
    */
   items: (prefix?: Buffer) => {
     written: () => Buffer;
-    items: Array<{ id: string; v: string; k: string; json: () => Buffer; row: () => string }>;
+    templates: readonly Template[];
+    json: (k: number) => Buffer;
+    row: (k: number) => string;
   };
   ids: string[];
   /** The console rows, written on each call. */
@@ -109,7 +113,7 @@ export class SummaryTemplates {
     db: Queryable,
     labels: string | null,
     consoleRows: boolean,
-  ): Promise<{ rows: Array<{ id: string }>; rebuilt: number }> {
+  ): Promise<{ ids: string[]; rebuilt: number }> {
     if (this.items.size === 0) {
       // Nothing kept: every item is needed, so they come with the list (one query, not two in turn),
       // as their columns by binary COPY, their JSON written here (itemBytes.ts).
@@ -121,16 +125,14 @@ export class SummaryTemplates {
           : undefined;
       if (data) {
         this.copyBytes = data.length;
-        const rows = templatesOfRawCopy(data, consoleRows).map(({ id, t }) => {
-          this.items.set(id, t);
-          return { id };
-        });
-        return { rows, rebuilt: rows.length };
+        const { ids, templates } = templatesOfRawCopy(data, consoleRows);
+        ids.forEach((id, i) => this.items.set(id, templates[i]!));
+        return { ids, rebuilt: ids.length };
       }
       // A connection without binary COPY: the items' JSON built by PostgreSQL.
       const { rows } = await db.query<TemplateRow>(ALL_TEMPLATE_ITEMS_SQL, [labels]);
       for (const r of rows) this.items.set(r.id, template(r));
-      return { rows, rebuilt: rows.length };
+      return { ids: rows.map((r) => r.id), rebuilt: rows.length };
     }
     const { rows } = await db.query<{ id: string; v: string }>(SUMMARY_CHECKS_SQL, [labels]);
     const stale = rows.filter((r) => this.items.get(r.id)?.v !== r.v).map((r) => r.id);
@@ -142,7 +144,7 @@ export class SummaryTemplates {
       const live = new Set(rows.map((r) => r.id));
       for (const id of this.items.keys()) if (!live.has(id)) this.items.delete(id);
     }
-    return { rows, rebuilt: stale.length };
+    return { ids: rows.map((r) => r.id), rebuilt: stale.length };
   }
 
   /**
@@ -161,23 +163,27 @@ export class SummaryTemplates {
     // Console rows are cut while the figures are still being read (~20 ms for 10,000 new items).
     const kept = this.kept(db, labels, options.rows === true).then((k) => {
       if (options.rows)
-        for (const r of k.rows) {
-          const t = this.items.get(r.id);
+        for (const id of k.ids) {
+          const t = this.items.get(id);
           if (t) rowParts(t);
         }
       return k;
     });
-    const [{ rows, rebuilt }, f] = await Promise.all([kept, figures]);
+    const [{ ids: all, rebuilt }, f] = await Promise.all([kept, figures]);
     const at = new Map<string, number>();
     f.check_id.forEach((id, i) => at.set(id, i));
+    // The k-th item: its check, its template and where its figures are in f (-1: none in the range).
     const ids: string[] = [];
-    const picked: Array<[Template, number | undefined]> = [];
-    for (const r of rows) {
-      const t = this.items.get(r.id);
+    const picked: Template[] = [];
+    const figureAt = new Int32Array(all.length);
+    for (const id of all) {
+      const t = this.items.get(id);
       if (!t) continue; // deleted between the two queries
-      ids.push(r.id);
-      picked.push([t, at.get(r.id)]);
+      figureAt[ids.length] = at.get(id) ?? -1;
+      ids.push(id);
+      picked.push(t);
     }
+    const fig = (k: number) => (figureAt[k]! < 0 ? undefined : figureAt[k]);
     // Each form is written only when asked for: the page asks for console rows, API clients for JSON.
     /**
      * The items' bytes copied into one buffer of the exact size, `prefix` (the answer's start) before
@@ -186,15 +192,15 @@ export class SummaryTemplates {
      */
     const bytes = (ends?: number[], prefix?: Buffer) => {
       let size = (prefix?.length ?? 0) + 2 + Math.max(picked.length - 1, 0); // [, ], commas
-      for (const [t, i] of picked) size += t.headEnd - t.head + t.tailEnd - t.tail + figuresSize(f, i);
+      picked.forEach((t, k) => (size += t.headEnd - t.head + t.tailEnd - t.tail + figuresSize(f, fig(k))));
       const b = Buffer.allocUnsafe(size);
       let p = prefix ? prefix.copy(b) : 0;
       b[p++] = 91; // [
       for (let k = 0; k < picked.length; k++) {
-        const [t, i] = picked[k]!;
+        const t = picked[k]!;
         if (k) b[p++] = 44; // ,
         p += t.b.copy(b, p, t.head, t.headEnd);
-        p = writeFigures(b, p, f, i);
+        p = writeFigures(b, p, f, fig(k));
         p += t.b.copy(b, p, t.tail, t.tailEnd);
         ends?.push(p);
       }
@@ -203,8 +209,8 @@ export class SummaryTemplates {
     };
     /** The console row of the k-th item: its template's parts (cut once per template) around its figures. */
     const rowAt = (k: number) => {
-      const [t, i] = picked[k]!;
-      const row = rowParts(t);
+      const i = fig(k);
+      const row = rowParts(picked[k]!);
       return i === undefined
         ? `${row.head}0,0,null,null${row.tail}`
         : `${row.head}${f.passed[i]},${f.failed[i]},${num(f.p95[i])},${num(f.rolling1h[i])}${row.tail}`;
@@ -219,17 +225,15 @@ export class SummaryTemplates {
           const ends: number[] = [];
           return (written = { b: bytes(ends, prefix), ends });
         };
-        const items = picked.map(([t], k) => ({
-          id: ids[k]!,
-          v: t.v,
-          k: t.k,
-          json: () => {
+        return {
+          written: () => write().b,
+          templates: picked,
+          json: (k: number) => {
             const { b, ends } = write();
             return b.subarray(k ? ends[k - 1]! + 1 : prefix.length + 1, ends[k]);
           },
-          row: () => rowAt(k),
-        }));
-        return { written: () => write().b, items };
+          row: rowAt,
+        };
       },
       ids,
       rows: () => picked.map((_, k) => rowAt(k)),
