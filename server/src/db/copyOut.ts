@@ -21,14 +21,15 @@ export async function copyOutBinary(client: PoolClient, sql: string, expectBytes
     let len = 0;
     class CopyOut extends Query {
       // The parser reuses its buffer: each message's bytes are copied out before the next arrives.
+      // (By set: Buffer#copy makes a typed-array view per call, and a COPY sends a message per row.)
       handleCopyData(msg: CopyData) {
         const n = msg.chunk.length;
         if (len + n > buf.length) {
           const grown = Buffer.allocUnsafe(Math.max(buf.length * 2, len + n));
-          buf.copy(grown, 0, 0, len);
+          grown.set(buf.subarray(0, len));
           buf = grown;
         }
-        msg.chunk.copy(buf, len);
+        buf.set(msg.chunk, len);
         len += n;
       }
     }
