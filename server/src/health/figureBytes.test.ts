@@ -1,6 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { RangeFigures } from './edgeFigures.js';
-import { figuresSize, figuresText, NO_FIGURES, writeFigures } from './figureBytes.js';
+import { figuresSize, NO_FIGURES, num, writeFigures } from './figureBytes.js';
+import { writeUtcTime } from './itemBytes.js';
+
+/** A time (ms) as the figures write it, as text; null as null. */
+function pgTimestamp(ms: number | null): string {
+  if (ms === null) return 'null';
+  const b = Buffer.alloc(64);
+  return b.toString('latin1', 0, writeUtcTime(b, 0, ms * 1000));
+}
+
+/** The figures of the i-th check as text, as the answers wrote them before they were written as bytes. */
+const figuresText = (f: RangeFigures, i: number | undefined) =>
+  i === undefined
+    ? NO_FIGURES
+    : `,"uptime":{"passed":${f.passed[i]},"failed":${f.failed[i]},"last_pass":${pgTimestamp(f.last_pass[i]!)},"last_fail":${pgTimestamp(f.last_fail[i]!)}},"latency":{"p95":${num(f.p95[i])},"p97":${num(f.p97[i])},"p99":${num(f.p99[i])},"rolling1h":${num(f.rolling1h[i])}},`;
 
 const figures = (rows: Array<Partial<Record<keyof RangeFigures, unknown>>>): RangeFigures => {
   const f = {
@@ -28,6 +42,28 @@ function written(f: RangeFigures, at: Array<number | undefined>): string[] {
     return b.toString('latin1', 3, end);
   });
 }
+
+describe("the figures' times (writeUtcTime, to the millisecond)", () => {
+  it('writes a time as PostgreSQL writes a timestamptz in JSON (UTC): trailing zeros of the fraction left out', () => {
+    const at = (iso: string) => pgTimestamp(Date.parse(iso));
+    expect(at('2026-11-26T17:23:00.000Z')).toBe('"2026-11-26T17:23:00+00:00"');
+    expect(at('2026-11-26T17:23:04.120Z')).toBe('"2026-11-26T17:23:04.12+00:00"');
+    expect(at('2026-11-26T07:03:09.005Z')).toBe('"2026-11-26T07:03:09.005+00:00"');
+    expect(at('2026-11-26T23:59:59.999Z')).toBe('"2026-11-26T23:59:59.999+00:00"');
+    expect(at('2024-02-29T00:00:00.500Z')).toBe('"2024-02-29T00:00:00.5+00:00"');
+    expect(at('1969-12-31T23:59:58.250Z')).toBe('"1969-12-31T23:59:58.25+00:00"');
+    expect(pgTimestamp(null)).toBe('null');
+  });
+
+  it('agrees with toISOString for a spread of times', () => {
+    for (let ms = Date.UTC(2025, 0, 1); ms < Date.UTC(2027, 0, 1); ms += 7_919_311) {
+      const iso = new Date(ms).toISOString().replace('Z', '');
+      const [whole, frac] = iso.split('.') as [string, string];
+      const f = frac.replace(/0+$/, '');
+      expect(pgTimestamp(ms)).toBe(`"${whole}${f ? `.${f}` : ''}+00:00"`);
+    }
+  });
+});
 
 describe('writeFigures', () => {
   it('writes what figuresText writes, byte for byte, with the size figuresSize says', () => {
