@@ -369,4 +369,48 @@ describe.each(databaseKinds())('health summary from edges against brute force on
     else expect(after.rows[0]!.n).toBeGreaterThanOrEqual(before.rows[0]!.n);
     expect(Number(before.rows[0]!.s)).toBeGreaterThan(0);
   });
+
+  it("keeps each instant's pack (what ranges read) the same as its rows, late runs and backfill included", async () => {
+    const { rows } = await test.db.query<{ instants: number; packs: number; differ: number; empty: number }>(
+      `SELECT (SELECT count(*)::int FROM check_sketch_edge_times) AS instants,
+              (SELECT count(*)::int FROM check_sketch_edge_packs) AS packs,
+              (SELECT count(*)::int FROM check_sketch_edge_packs p, check_sketch_edge_pack(p.at) q
+                WHERE p.heads <> q.heads OR p.sketches <> q.sketches) AS differ,
+              (SELECT count(*)::int FROM check_sketch_edge_packs WHERE octet_length(heads) = 0) AS empty`,
+    );
+    expect(rows[0]!.instants).toBeGreaterThan(8 + 3 * 24);
+    expect(rows[0]!).toEqual({ instants: rows[0]!.instants, packs: rows[0]!.instants, differ: 0, empty: 0 });
+  });
+
+  it('merges the checks whose first runs came after the latest edge with the others, in check_id order', async () => {
+    const range = [new Date(now - DAY), new Date()] as const;
+    const before = (await edgeFigures(test.db, ...range))!;
+    const { rows: st } = await test.db.query<{ built_to: string }>(`SELECT built_to FROM check_sketch_state`);
+    const after = new Date(st[0]!.built_to).getTime() + 1;
+    const { rows: canary } = await test.db.query<{ id: string }>(`SELECT canary_id::text AS id FROM checks LIMIT 1`);
+    const fresh: Record<string, Run[]> = {};
+    // Enough new checks that some fall between the others in check_id order.
+    for (let i = 0; i < 12; i++) {
+      const { rows } = await test.db.query<{ id: string }>(
+        `INSERT INTO checks (canary_id, type, name) VALUES ($1, 'http', $2) RETURNING id::text`,
+        [canary[0]!.id, `fresh-${i}`],
+      );
+      const items = [0, 1, 2].map((k) => ({ t: after + 997 * k + i, ok: (i + k) % 4 !== 0, d: 40 + 13 * k + i }));
+      await writeRuns(test.db, rows[0]!.id, items);
+      fresh[rows[0]!.id] = items;
+    }
+    const end = new Date(Math.max(Date.now(), after + 3_000));
+    const [f, viaBase64] = await Promise.all(
+      [test.db, { query: test.db.query.bind(test.db) }].map((db) => edgeFigures(db, range[0], end)),
+    );
+    expect(viaBase64).toEqual(f);
+    const order = f!.check_id;
+    expect([...order].sort()).toEqual(order);
+    const ids12 = Object.keys(fresh);
+    const between = ids12.filter((id) => id > before.check_id[0]! && id < before.check_id.at(-1)!);
+    expect(between.length, 'some new checks sort between the others').toBeGreaterThan(0);
+    for (const [id, items] of Object.entries(fresh))
+      expectFigures(figuresOf(f!, id), bruteForce(items, f!.from.getTime(), f!.to.getTime(), true), `fresh ${id}`);
+    for (const id of before.check_id) expect(figuresOf(f!, id), id).toEqual(figuresOf(before, id));
+  });
 });

@@ -1,6 +1,6 @@
 // The per-check figures of any summary range from the edges (edges.ts, migration 0031): the end
 // edge minus the start edge, plus the raw runs since the latest edge when the range reaches it.
-// Reads two rows per check (and the runs of the last few minutes), whatever the range.
+// Reads one packed value per end (and the runs of the last few minutes), whatever the range.
 //
 // The ends are rounded to the nearest edge instant (every minute for the last 15 minutes, 5
 // minutes for 3 hours, hourly for 8 days, daily before), so a range's figures cover [from, to) as returned; a start at or
@@ -9,7 +9,8 @@
 // duration since the edge nearest an hour ago. Runs recorded late (timed before the latest edge)
 // count from the edge job's next run (within a minute).
 import type { Queryable } from '../db/database.js';
-import { msOrNull, RANGE_FIELDS, RangeField, readRangeEdges, readRecentRuns } from './edgeWire.js';
+import { msOrNull, readRecentRuns, uuidAt } from './edgeWire.js';
+import { compareUuid, RANGE_FIELDS, RangeField, readRangeEdges } from './edgePacks.js';
 import { topQuantiles } from './sketchDense.js';
 import { Slices } from '../jobs/slices.js';
 
@@ -74,9 +75,9 @@ const orNull = (v: number) => (Number.isNaN(v) ? null : v);
 
 /**
  * The figures of [start, end] from the edges, or undefined when they cannot answer (see edgeClock;
- * `clock` when the caller has read it). Two queries whatever the range: the edges at its ends (with
- * the latest edge and the one an hour ago, for rolling1h) packed into one buffer, and the runs since
- * the latest edge per check (edgeWire.ts).
+ * `clock` when the caller has read it). Two queries whatever the range: the packs of the edge
+ * instants at its ends (with the latest edge and the one an hour ago, for rolling1h; migration
+ * 0036), one value each, and the runs since the latest edge per check (edgeWire.ts).
  */
 export async function edgeFigures(
   db: Queryable,
@@ -85,26 +86,49 @@ export async function edgeFigures(
   clock?: EdgeClock,
   slices = new Slices(),
 ): Promise<RangeFigures | undefined> {
-  const c = clock ?? (await edgeClock(db));
+  // An instant pruned between reading the clock and its pack: once more with the clock read again.
+  for (let attempt = 0; ; attempt++) {
+    const c = attempt === 0 && clock ? clock : await edgeClock(db);
+    if (!c) return undefined;
+    const f = await figuresAt(db, start, end, c, slices);
+    if (f) return f;
+    if (attempt > 0) throw new Error('the edge instants changed while they were read');
+  }
+}
+
+async function figuresAt(
+  db: Queryable,
+  start: Date,
+  end: Date,
+  c: EdgeClock,
+  slices: Slices,
+): Promise<RangeFigures | undefined> {
   const now = Date.now();
-  if (!c) return undefined;
   const open = end.getTime() >= c.builtTo;
   const endAt = open ? c.builtTo : nearestEdge(c.times, c.origin, end.getTime(), c.builtTo);
   let startAt = nearestEdge(c.times, c.origin, start.getTime(), c.builtTo);
   if (startAt !== null && endAt !== null && startAt > endAt) startAt = endAt;
   const hourAt = nearestEdge(c.times, c.origin, now - 3_600_000, c.builtTo);
   const date = (t: number | null) => (t === null ? null : new Date(t));
-  const [{ ids, n: e, at, b }, tail] = await Promise.all([
+  const [edges, tail] = await Promise.all([
     endAt === null
-      ? Promise.resolve({ ids: [], n: new Float64Array(0), at: new Int32Array(0), b: Buffer.alloc(0) })
+      ? Promise.resolve({
+          ids: [],
+          uuid: new Int32Array(0),
+          n: new Float64Array(0),
+          at: new Int32Array(0),
+          b: Buffer.alloc(0),
+        })
       : readRangeEdges(db, {
           end: new Date(endAt),
           start: date(startAt),
           latest: open ? null : new Date(c.builtTo),
           hour: date(hourAt),
         }),
-    readRecentRuns(db, new Date(c.builtTo), open ? end : new Date(c.builtTo - 1), slices),
+    readRecentRuns(db, new Date(c.builtTo), open ? end : new Date(c.builtTo - 1)),
   ]);
+  if (!edges) return undefined;
+  const { ids, uuid, n: e, at, b } = edges;
   const endMs = end.getTime();
   const out: RangeFigures = {
     from: new Date(startAt ?? c.origin),
@@ -120,7 +144,6 @@ export async function edgeFigures(
     rolling1h: [],
   };
   const q = new Float64Array(3);
-  const seen = new Set<string>();
   const add = (
     id: string,
     passed: number,
@@ -140,37 +163,50 @@ export async function edgeFigures(
     out.p99.push(orNull(q[2]!));
     out.rolling1h.push(n > 0 ? Math.round(sum / n) : null);
   };
-  for (let i = 0; i < ids.length; i++) {
+  // The edges and the runs since the latest edge are both in check_id order: merged.
+  const T = tail.count;
+  let i = 0;
+  let t = 0;
+  while (i < ids.length || t < T) {
     if (slices.due()) await slices.pause();
-    const id = ids[i]!;
+    const d = i >= ids.length ? -1 : t >= T ? 1 : compareUuid(tail.b, tail.uuid[t]!, b, uuid[i]!);
+    if (d < 0) {
+      // A check whose first runs came after the latest edge.
+      const inPassed = tail.inPassed[t]!;
+      topQuantiles(b, -1, -1, tail.keys, q, tail.keyAt[t]!, tail.keyAt[t + 1]!);
+      add(
+        uuidAt(tail.b, tail.uuid[t]!),
+        inPassed,
+        tail.inN[t]! - inPassed,
+        msOrNull(tail.inLastPass[t]!),
+        msOrNull(tail.inLastFail[t]!),
+        tail.n[t]!,
+        tail.durationSum[t]!,
+      );
+      t++;
+      continue;
+    }
+    const r = d === 0 ? t++ : -1;
     const o = i * RANGE_FIELDS;
-    const r = tail.get(id);
-    const x = r?.inRange;
-    const passed = e[o + RangeField.Passed]! - e[o + RangeField.StartPassed]! + (x?.passed ?? 0);
-    const failed = e[o + RangeField.Failed]! - e[o + RangeField.StartFailed]! + (x?.failed ?? 0);
+    const inPassed = r < 0 ? 0 : tail.inPassed[r]!;
+    const inFailed = r < 0 ? 0 : tail.inN[r]! - inPassed;
+    const passed = e[o + RangeField.Passed]! - e[o + RangeField.StartPassed]! + inPassed;
+    const failed = e[o + RangeField.Failed]! - e[o + RangeField.StartFailed]! + inFailed;
     // rolling1h: everything up to now (the latest edge and the runs since) minus the edge an hour ago.
-    const n = e[o + RangeField.LatestTotal]! - e[o + RangeField.HourTotal]! + (r?.n ?? 0);
-    const sum = e[o + RangeField.LatestSum]! - e[o + RangeField.HourSum]! + (r?.durationSum ?? 0);
-    topQuantiles(b, at[2 * i]!, at[2 * i + 1]!, r?.keys ?? NO_KEYS, q);
+    const n = e[o + RangeField.LatestTotal]! - e[o + RangeField.HourTotal]! + (r < 0 ? 0 : tail.n[r]!);
+    const sum = e[o + RangeField.LatestSum]! - e[o + RangeField.HourSum]! + (r < 0 ? 0 : tail.durationSum[r]!);
+    const keys = r < 0 ? 0 : tail.keyAt[r]!;
+    topQuantiles(b, at[2 * i]!, at[2 * i + 1]!, tail.keys, q, keys, r < 0 ? 0 : tail.keyAt[r + 1]!);
     add(
-      id,
+      ids[i]!,
       passed,
       failed,
-      lastOf(msOrNull(e[o + RangeField.LastPass]!), x?.lastPass ?? null),
-      lastOf(msOrNull(e[o + RangeField.LastFail]!), x?.lastFail ?? null),
+      lastOf(msOrNull(e[o + RangeField.LastPass]!), r < 0 ? null : msOrNull(tail.inLastPass[r]!)),
+      lastOf(msOrNull(e[o + RangeField.LastFail]!), r < 0 ? null : msOrNull(tail.inLastFail[r]!)),
       n,
       sum,
     );
-    seen.add(id);
-  }
-  // Checks whose first runs came after the latest edge.
-  for (const [id, r] of tail) {
-    if (seen.has(id)) continue;
-    if (slices.due()) await slices.pause();
-    topQuantiles(b, -1, -1, r.keys, q);
-    add(id, r.inRange.passed, r.inRange.failed, r.inRange.lastPass, r.inRange.lastFail, r.n, r.durationSum);
+    i++;
   }
   return out;
 }
-
-const NO_KEYS: number[] = [];

@@ -129,7 +129,8 @@ export { readEdges };
 const WRITE_BATCH = 5_000;
 
 /**
- * Writes (or replaces) the edges of some checks at one instant. The sketches of a batch go as one
+ * Writes (or replaces) the edges of some checks at one instant, and rebuilds the instant's pack
+ * (every check's edge there as two values, migration 0036). The sketches of a batch go as one
  * bytea parameter (sent as its bytes) cut by offsets in SQL, and the times as milliseconds:
  * a sketch as a hex string in a text[] parameter made ~14 KB of garbage per check, ~140 MB a
  * minute at 10,000 checks, which kept an idle server's heap grown.
@@ -185,6 +186,12 @@ export async function writeEdges(
   }
   await flush();
   lastSketchBytes = sketches.buf.length;
+  // The instant's pack (migration 0036), what a summary range reads: rebuilt with its rows.
+  await tx.query(
+    `INSERT INTO check_sketch_edge_packs (at, heads, sketches) SELECT $1, heads, sketches FROM check_sketch_edge_pack($1)
+     ON CONFLICT (at) DO UPDATE SET heads = EXCLUDED.heads, sketches = EXCLUDED.sketches`,
+    [when],
+  );
   return written;
 }
 

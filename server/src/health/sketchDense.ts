@@ -160,7 +160,7 @@ export function decodeSketch(buf: Uint8Array, at = 0): DenseSketch {
 
 /**
  * p95, p97 and p99 (percentile_disc ranks) of the stored sketch at `endAt` in `b`, minus the one at
- * `startAt` (-1: none), plus `keys` (bins sorted highest first), written to out[0..2] (NaN: no
+ * `startAt` (-1: none), plus keys[keysFrom..keysTo) (bins sorted highest first), written to out[0..2] (NaN: no
  * runs), walking down from the highest key: what the sparse Sketch of sketch.ts reports for the
  * same durations (tested).
  */
@@ -168,8 +168,10 @@ export function topQuantiles(
   b: Uint8Array,
   endAt: number,
   startAt: number,
-  keys: readonly number[],
+  keys: ArrayLike<number>,
   out: Float64Array,
+  keysFrom = 0,
+  keysTo = keys.length,
 ): void {
   out[0] = out[1] = out[2] = NaN;
   let eHi = -Infinity;
@@ -196,8 +198,8 @@ export function topQuantiles(
     sTot = readAt(b);
     sP = P;
   }
-  const kLen = keys.length;
-  const n = eTot - sTot + kLen;
+  const kLen = keysTo;
+  const n = eTot - sTot + keysTo - keysFrom;
   if (n <= 0) return;
   const t99 = n - rankOf(0.99, n) + 1;
   const t97 = n - rankOf(0.97, n) + 1;
@@ -212,13 +214,13 @@ export function topQuantiles(
     top = Math.max(top, sHi);
     bottom = Math.min(bottom, sHi - sLen + 1);
   }
-  if (kLen) {
-    top = Math.max(top, keys[0]!);
+  if (kLen > keysFrom) {
+    top = Math.max(top, keys[keysFrom]!);
     bottom = Math.min(bottom, keys[kLen - 1]!);
   }
   let ei = 0;
   let si = 0;
-  let ki = 0;
+  let ki = keysFrom;
   let seen = 0;
   let lowest = top;
   for (let k = top; k >= bottom; k--) {
