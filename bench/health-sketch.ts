@@ -278,16 +278,17 @@ async function measureEdges(label: string, open: () => Promise<Database>): Promi
   if (flags.wire) await compareWire(label, open, ranges);
   const db2 = await open();
   try {
-    const { rows } = await db2.query<{ rows: string; bytes: string; sketch: string; times: string }>(
+    const { rows } = await db2.query<{ rows: string; bytes: string; packs: string; sketch: string; times: string }>(
       `SELECT count(*)::text AS rows, pg_total_relation_size('check_sketch_edges')::text AS bytes,
+              pg_total_relation_size('check_sketch_edge_packs')::text AS packs,
               round(avg(octet_length(sketch)))::text AS sketch, (SELECT count(*) FROM check_sketch_edge_times)::text AS times
        FROM check_sketch_edges`,
     );
     const r = rows[0]!;
     log(`\n${label}: edges storage`);
     printTable(
-      ['instants', 'rows', 'table + indexes MB', 'bytes per sketch (avg)'],
-      [[r.times, r.rows, (Number(r.bytes) / 1e6).toFixed(0), r.sketch]],
+      ['instants', 'rows', 'table + indexes MB', 'packs MB', 'bytes per sketch (avg)'],
+      [[r.times, r.rows, (Number(r.bytes) / 1e6).toFixed(0), (Number(r.packs) / 1e6).toFixed(0), r.sketch]],
     );
   } finally {
     await db2.close();
