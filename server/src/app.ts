@@ -195,7 +195,7 @@ async function startEngines(ctx: AppContext): Promise<(deadline?: number) => Pro
     );
   }, ROLLUP_EVERY_MS);
   rollups.unref();
-  // The summary's edges (two rows per check answer any range), one replica at a time.
+  // The summary's edges (two edges per check answer any range), one replica at a time.
   const edges = new SketchEdgeJob(ctx.db, ctx.config.retentionDays.check_statuses_1d, (e) =>
     logger('health').error(`summary edges: ${e.message}`),
   );

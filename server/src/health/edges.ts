@@ -1,7 +1,8 @@
 // The edges of the health summary (migration 0031): for each check and each instant on a grid,
 // everything about its runs before that instant (counts, duration sum, last pass and failure, the
-// cumulative duration sketch). Any range's figures are then two rows per check (edgeFigures.ts).
-// This module is the grid and the rows; edgeJob.ts writes them, one replica at a time.
+// cumulative duration sketch). Any range's figures are then two edges per check (edgeFigures.ts),
+// read from each instant's pack (migration 0036: the instant's edges as one value, edgePacks.ts).
+// This module is the grid, the rows and their packs; edgeJob.ts writes them, one replica at a time.
 import type { Queryable } from '../db/database.js';
 import { keyOf } from './sketch.js';
 import { readEdges } from './edgeWire.js';

@@ -309,7 +309,7 @@ export async function refreshSummary(
     const end = new Date();
     const start = new Date(end.getTime() - range.ms);
     await tx.query(`DELETE FROM check_summaries WHERE range_key = $1`, [range.key]);
-    // From the edges (two rows per check) when they are built, else from statuses and roll-ups.
+    // From the edges (two edges per check) when they are built, else from statuses and roll-ups.
     // No deadline: its loops give way to the checks under way (jobs/slices.ts).
     const figures = await edgeFigures(tx, start, end, undefined, new Slices({ background: true }));
     const insert = (

@@ -126,7 +126,7 @@ export function summaryHandler(
     const hit = !noCache && !!entry && entry.writes === writes && now - entry.at < SUMMARY_CACHE_MS;
     if (!hit) {
       const answer = (async (): Promise<LiveAnswer> => {
-        // Two rows per check from the edges (edgeFigures.ts); from statuses and roll-ups until
+        // Two edges per check from the edges' packs (edgeFigures.ts); from statuses and roll-ups until
         // the edges are built (a new database's first minute, or no replica runs the engines).
         const clock = await edgeClock(db);
         if (clock) {
