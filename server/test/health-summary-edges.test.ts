@@ -135,10 +135,10 @@ describe.each(databaseKinds())('health summary from edges against brute force on
     }
   });
 
-  it('reads the same figures by binary COPY (PostgreSQL) as from the packed base64 value (PGlite)', async () => {
-    // A Queryable without copyOut takes the base64 path, which PGlite always takes.
+  it('reads the same figures by binary COPY (PostgreSQL; PGlite: to a blob) as packed in base64', async () => {
+    // A Queryable without binary COPY takes the base64 path.
     const plain = { query: test.db.query.bind(test.db) };
-    expect(!!test.db.copyOut).toBe(kind === 'postgres');
+    expect(!!(kind === 'postgres' ? test.db.copyOut : test.db.copyOutBlob)).toBe(true);
     // Runs after the latest edge, some failing, some after the end of a range (read raw).
     const { rows } = await test.db.query<{ built_to: string }>(`SELECT built_to FROM check_sketch_state`);
     const after = new Date(rows[0]!.built_to).getTime() + 1;

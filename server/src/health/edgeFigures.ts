@@ -1,6 +1,7 @@
 // The per-check figures of any summary range from the edges (edges.ts, migration 0031): the end
 // edge minus the start edge, plus the raw runs since the latest edge when the range reaches it.
-// Reads one packed value per end (and the runs of the last few minutes), whatever the range.
+// Reads one pack per edge instant it needs (its ends, the latest, an hour ago; migration 0036) and
+// the runs of the last few minutes, whatever the range and the number of checks.
 //
 // The ends are rounded to the nearest edge instant (every minute for the last 15 minutes, 5
 // minutes for 3 hours, hourly for 8 days, daily before), so a range's figures cover [from, to) as returned; a start at or

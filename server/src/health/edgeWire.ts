@@ -167,7 +167,7 @@ export async function readRecentRuns(db: Queryable, from: Date, end: Date): Prom
     return out;
   }
   // A connection without binary COPY: the same as one packed value, each check's numbers at fixed
-  // offsets (RECENT_* below) then its in-range durations.
+  // offsets (RECENT_HEAD below) then its in-range durations.
   const upToParam = `time <= $2`;
   const { rows } = await db.query<{ b: unknown }>(
     `SELECT encode(string_agg(x, ''::bytea ORDER BY id), 'base64') AS b FROM (
