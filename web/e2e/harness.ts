@@ -147,9 +147,9 @@ export async function waitForUrl(page: Page, test: (url: URL) => boolean, timeou
   return new URL(page.url());
 }
 
-/** A toast with this text is visible. */
-export async function expectToast(page: Page, text: string | RegExp): Promise<void> {
-  await page.locator('[data-sonner-toast]').filter({ hasText: text }).first().waitFor({ timeout: 10_000 });
+/** A toast with this text is visible (within `timeoutMs`: longer for one that waits on a check's run). */
+export async function expectToast(page: Page, text: string | RegExp, timeoutMs = 10_000): Promise<void> {
+  await page.locator('[data-sonner-toast]').filter({ hasText: text }).first().waitFor({ timeout: timeoutMs });
 }
 
 export { expect };
