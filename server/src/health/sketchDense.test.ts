@@ -23,7 +23,8 @@ const dense = (values: number[]) => {
 };
 /**
  * p95/p97/p99 of end − start + the runs since (their durations) as the summary gets them: both
- * sketches stored side by side in one buffer (after some other bytes) and walked by topQuantiles.
+ * sketches stored side by side in one buffer (after some other bytes) and walked by topQuantiles,
+ * the runs' bins a slice of a longer array.
  */
 function top(end: DenseSketch, start: DenseSketch | null, since: number[] = []): Array<number | null> {
   const pad = Buffer.from([7, 7, 7]);
@@ -31,7 +32,9 @@ function top(end: DenseSketch, start: DenseSketch | null, since: number[] = []):
   const s = start ? encodeSketch(start) : Buffer.alloc(0);
   const q = new Float64Array(3);
   const keys = since.map((d) => keyOf(d)).sort((a, b) => b - a);
-  topQuantiles(Buffer.concat([pad, e, s]), 3, start ? 3 + e.length : -1, keys, q);
+  // Among other checks' bins, as the summary passes them (one array for every check).
+  const all = Int32Array.from([3000, 2500, ...keys, 2, 1]);
+  topQuantiles(Buffer.concat([pad, e, s]), 3, start ? 3 + e.length : -1, all, q, 2, 2 + keys.length);
   return [...q].map((v) => (Number.isNaN(v) ? null : v));
 }
 const sparse = (values: number[]) => {

@@ -198,7 +198,6 @@ export function topQuantiles(
     sTot = readAt(b);
     sP = P;
   }
-  const kLen = keysTo;
   const n = eTot - sTot + keysTo - keysFrom;
   if (n <= 0) return;
   const t99 = n - rankOf(0.99, n) + 1;
@@ -214,9 +213,9 @@ export function topQuantiles(
     top = Math.max(top, sHi);
     bottom = Math.min(bottom, sHi - sLen + 1);
   }
-  if (kLen > keysFrom) {
+  if (keysTo > keysFrom) {
     top = Math.max(top, keys[keysFrom]!);
-    bottom = Math.min(bottom, keys[kLen - 1]!);
+    bottom = Math.min(bottom, keys[keysTo - 1]!);
   }
   let ei = 0;
   let si = 0;
@@ -237,7 +236,7 @@ export function topQuantiles(
       sP = P;
       si++;
     }
-    while (ki < kLen && keys[ki] === k) {
+    while (ki < keysTo && keys[ki] === k) {
       c++;
       ki++;
     }
