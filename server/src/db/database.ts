@@ -33,7 +33,8 @@ export interface Queryable {
   /**
    * PGlite: the same data, by `COPY … TO '/dev/blob'` (the statement written as for copyOut). Used
    * where it pays on PGlite: the summary's items, whose JSON the server writes faster than PGlite
-   * builds it (27 against 49 ms at 2,000 checks); the figures read base64, which was as fast.
+   * builds it (27 against 49 ms at 2,000 checks), the edges' packs, and the usual ranges'
+   * precomputed figures (health/summary.ts).
    */
   copyOutBlob?(sql: string): Promise<Buffer>;
 }
