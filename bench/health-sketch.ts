@@ -14,7 +14,11 @@
 // Flags: --db postgres|pglite|all (default postgres), --checks 10000, --pglite-checks (default
 // --checks), --runs 4, --reuse, --pglite-dir /tmp/opsdeck-bench-sketch-pglite, --wire 9 (the figures
 // with the edge rows by binary COPY and as base64, alternated), --compare (also the
-// summary computed in SQL: the sketch merge and the mean of percentiles; minutes per range).
+// summary computed in SQL: the sketch merge and the mean of percentiles; minutes per range),
+// --process N (also answers computed on request over HTTP by N server processes: the first after
+// start, then after the summary's idle time; healthSketchProcess.ts), --process-profile DIR (their
+// CPU profiles), --process-node-args "…" (their node flags), --only-process (that part alone, after
+// the edge job).
 import fs from 'node:fs';
 import { openPglite, openPostgres, type Database, type Queryable } from '../server/src/db/database.js';
 import { migrate } from '../server/src/db/migrate.js';
@@ -23,6 +27,7 @@ import { buildSketchEdges } from '../server/src/health/edgeJob.js';
 import { edgeFigures } from '../server/src/health/edgeFigures.js';
 import { SummaryTemplates } from '../server/src/health/summaryTemplates.js';
 import { measureViews } from './healthSketchViews.js';
+import { measureNewProcess } from './healthSketchProcess.js';
 import {
   PRECOMPUTED_RANGES,
   PRECOMPUTED_SUMMARY_SQL,
@@ -37,6 +42,7 @@ import {
   median,
   numberFlag,
   parseFlags,
+  percentile,
   printTable,
   recreateDatabase,
 } from './lib.js';
@@ -184,6 +190,7 @@ async function measureEdges(label: string, open: () => Promise<Database>): Promi
   } finally {
     await db.close();
   }
+  if (flags['only-process']) return;
   const now = Date.now();
   const ranges: Array<[string, number, number]> = [
     ['1h', now - HOUR, now],
@@ -236,12 +243,15 @@ async function measureEdges(label: string, open: () => Promise<Database>): Promi
         warm.push(await once(kept));
         warmConsole.push((await once(kept, 'console')).total);
       }
+      const coldTotals = cold.map((c) => c.total);
       const med = (k: 'figures' | 'json' | 'total') => Math.round(median(warm.map((w) => w[k])));
       out.push([
         name,
         cold[0]!.n,
-        Math.round(median(cold.map((c) => c.total))),
+        Math.round(median(coldTotals)),
+        Math.round(percentile(coldTotals, 95)),
         Math.round(median(coldConsole)),
+        Math.round(percentile(coldConsole, 95)),
         Math.round(first.figures),
         Math.round(first.json),
         Math.round(first.total),
@@ -256,14 +266,16 @@ async function measureEdges(label: string, open: () => Promise<Database>): Promi
     }
   }
   log(
-    `\n${label}: summary from the edges (ms; first answer after start: no item templates kept, medians of ${Math.max(runs, 3)} on new pools; load ${loadavg()})`,
+    `\n${label}: summary from the edges (ms; first answer after start: no item templates kept, medians and p95 of ${Math.max(runs, 3)} on new pools; load ${loadavg()})`,
   );
   printTable(
     [
       'range',
       'checks',
       'first answer after start: JSON',
+      'p95',
       'console',
+      'p95',
       'new range: figures ∥ checks',
       'JSON',
       'total',
@@ -326,8 +338,19 @@ async function compareWire(label: string, open: () => Promise<Database>, ranges:
   }
 }
 
-async function measure(label: string, open: () => Promise<Database>, until: Date): Promise<void> {
+async function measure(
+  label: string,
+  open: () => Promise<Database>,
+  until: Date,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
   await measureEdges(label, open);
+  if (flags.process)
+    await measureNewProcess(label, env, numberFlag(flags, 'process', 8), [
+      ...(flags['process-profile'] ? ['--cpu-prof', '--cpu-prof-dir', String(flags['process-profile'])] : []),
+      ...(flags['process-node-args'] ? String(flags['process-node-args']).split(/\s+/) : []),
+    ]);
+  if (flags['only-process']) return;
   await measureViews(label, open, runs);
   if (!flags.compare) return;
   const end = until;
@@ -434,7 +457,7 @@ async function main() {
       until = await generate(db, checks);
       await db.close();
     }
-    await measure(`PostgreSQL, ${checks} checks`, () => openPostgres(url, 4, 300_000), until);
+    await measure(`PostgreSQL, ${checks} checks`, () => openPostgres(url, 4, 300_000), until, { DATABASE_URL: url });
   }
   if (dbChoice === 'pglite' || dbChoice === 'all') {
     let until: Date | undefined;
@@ -450,7 +473,7 @@ async function main() {
       until = await generate(db, pgliteChecks);
       await db.close();
     }
-    await measure(`PGlite, ${pgliteChecks} checks`, () => openPglite(pgliteDir), until);
+    await measure(`PGlite, ${pgliteChecks} checks`, () => openPglite(pgliteDir), until, { DATA_DIR: pgliteDir });
   }
 }
 
