@@ -49,7 +49,7 @@ const benchmarks = {
     summary:
       'health summary figures at 10,000 checks x 30 days: duration-sketch merge (exact counts, percentiles within 1 %) against the mean of per-bucket percentiles, cold and warm; refresher; roll-up storage',
     flags:
-      '--db postgres|pglite|all --checks 10000 --pglite-checks 10000 --runs 4 --reuse --wire 9 --compare --pglite-dir /tmp/opsdeck-bench-sketch-pglite',
+      '--db postgres|pglite|all --checks 10000 --pglite-checks 10000 --runs 4 --reuse --wire 9 --compare --pglite-dir /tmp/opsdeck-bench-sketch-pglite --process 8 --process-profile DIR --process-node-args "..." --only-process',
   },
   'health-ui': {
     file: 'bench/health-ui.ts',
