@@ -203,9 +203,11 @@ async function measureEdges(label: string, open: () => Promise<Database>): Promi
   // Templates kept across ranges (what a running server has once it answered any range).
   const kept = new SummaryTemplates();
   for (const [name, s, e] of ranges) {
-    const pool = await open();
+    // Opened after the cold answers' own: PGlite takes one instance on its directory at a time (two
+    // at once damaged the benchmark's database).
+    let pool: Database | undefined;
     try {
-      const once = async (templates: SummaryTemplates, format: 'json' | 'console' = 'json', db = pool) => {
+      const once = async (templates: SummaryTemplates, format: 'json' | 'console', db: Database) => {
         // As the server does: the figures and the checks' templates read at the same time, then
         // the answer written: the FORMATS.md JSON, or the console rows (what the page asks for).
         const t0 = performance.now();
@@ -235,13 +237,14 @@ async function measureEdges(label: string, open: () => Promise<Database>): Promi
           }
         }
       // A range never asked before on a server that has answered others (templates kept).
-      if (!kept.size) await once(kept);
-      const first = await once(kept);
+      pool = await open();
+      if (!kept.size) await once(kept, 'json', pool);
+      const first = await once(kept, 'json', pool);
       const warm: Array<Awaited<ReturnType<typeof once>>> = [];
       const warmConsole: number[] = [];
       for (let i = 0; i < Math.max(runs, 3); i++) {
-        warm.push(await once(kept));
-        warmConsole.push((await once(kept, 'console')).total);
+        warm.push(await once(kept, 'json', pool));
+        warmConsole.push((await once(kept, 'console', pool)).total);
       }
       const coldTotals = cold.map((c) => c.total);
       const med = (k: 'figures' | 'json' | 'total') => Math.round(median(warm.map((w) => w[k])));
@@ -262,7 +265,7 @@ async function measureEdges(label: string, open: () => Promise<Database>): Promi
         (cold[0]!.bytes / 1e6).toFixed(1),
       ]);
     } finally {
-      await pool.close();
+      await pool?.close();
     }
   }
   log(
