@@ -3,6 +3,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Pool, PoolClient } from 'pg';
 import { logger } from '../log.js';
 import { copyOutBinary } from './copyOut.js';
+import { lockDataDir } from './dataDirLock.js';
 import { pgListener, type ListenHandlers, type Listener } from './listener.js';
 
 const log = logger('db');
@@ -136,10 +137,19 @@ export async function openPglite(
   const startParams = options.sharedBuffers
     ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffers}`]
     : undefined;
-  const db: PGlite = await PGlite.create(dataDir, {
-    ...(loadDataDir ? { loadDataDir } : {}),
-    ...(startParams ? { startParams } : {}),
-  });
+  // A directory on disk is locked first: PGlite has none of its own (db/dataDirLock.ts).
+  const dir = dataDir?.startsWith('file://') ? dataDir.slice(7) : dataDir;
+  const unlock = dir && !dir.includes('://') ? lockDataDir(dir, (m) => log.warn(m)) : () => undefined;
+  let db: PGlite;
+  try {
+    db = await PGlite.create(dataDir, {
+      ...(loadDataDir ? { loadDataDir } : {}),
+      ...(startParams ? { startParams } : {}),
+    });
+  } catch (e) {
+    unlock();
+    throw e;
+  }
   const wrap = (q: Pick<PGlite, 'query'>): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       const r = await q.query<T>(sql, params as unknown[], PGLITE_QUERY_OPTIONS);
@@ -183,7 +193,11 @@ export async function openPglite(
     },
     poolStats: () => ({ total: 1, idle: pending ? 0 : 1, waiting: Math.max(0, pending - 1), max: 1 }),
     async close() {
-      await db.close();
+      try {
+        await db.close();
+      } finally {
+        unlock();
+      }
     },
     // Exposed for tests that snapshot a migrated database.
     get pglite() {
