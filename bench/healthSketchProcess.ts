@@ -39,7 +39,7 @@ function durationOf(body: string): number {
 
 /**
  * `runs` new server processes per kind of answer on the database `env` names (DATABASE_URL, or
- * DATA_DIR for PGlite), each asked once.
+ * DATA_DIR for PGlite), each asked once just after it started and AFTER_IDLE times after the idle time.
  */
 export async function measureNewProcess(
   label: string,

@@ -215,7 +215,7 @@ export async function precomputedFigures(db: Queryable, range: PrecomputedRange,
     to: asOf,
     ...{ check_id: [], passed: [], failed: [], last_pass: [], last_fail: [], p95: [], p97: [], p99: [], rolling1h: [] },
   };
-  // Binary COPY: PostgreSQL's to the client, PGlite's to a blob (its rows as objects took ~80 ms
+  // Binary COPY: PostgreSQL's to the client, PGlite's to a blob (its rows as objects took ~100 ms
   // more at 10,000 checks).
   const data = db.copyOut
     ? await db.copyOut(precomputedFiguresCopy(range, asOf))
