@@ -13,9 +13,6 @@
 // the console asks. Printed: the server's own time (the answer's `duration`) and the request's time
 // at the client (the console's includes deflating its 3–4 MB once; the JSON's, receiving its 7 MB),
 // as median, p95 and max. `nodeArgs`: the server's node flags (--cpu-prof for a profile of each).
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { ensureServerBuilt, loadavg, median, percentile, printTable, signIn, sleep, startServer } from './lib.js';
 
 const ADMIN_EMAIL = 'bench-admin@opsdeck.local';
@@ -73,61 +70,57 @@ export async function measureNewProcess(
     idleServer: [] as number[],
     idleClient: [] as number[],
   }));
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'opsdeck-bench-process-'));
   // Signed in once (sign-ins are rate limited across processes); the session lives in the database.
   let cookie: string | undefined;
-  try {
-    for (let i = 0; i < runs; i++)
-      for (let k = 0; k < kinds.length; k++) {
-        const kind = kinds[(i + k) % kinds.length]!;
-        const g = got[kinds.indexOf(kind)]!;
-        const server = await startServer(
-          {
-            ...env,
-            OPSDECK_ENGINES: 'false',
-            ADMIN_EMAIL,
-            ADMIN_PASSWORD,
-            AUTH_SECRET: 'opsdeck-bench-health-sketch-process-secret',
-            HOME: home,
-            HEALTH_SUMMARY_IDLE_MS: String(IDLE_MS),
-          },
-          nodeArgs,
-        );
-        try {
-          cookie ??= await signIn(server.origin, ADMIN_EMAIL, ADMIN_PASSWORD);
-          // A request the server answers first, as the page's session check would be.
-          const who = await fetch(`${server.origin}/api/auth/whoami`, { headers: { cookie } });
-          if (who.status !== 200 || !(await who.text()).includes(ADMIN_EMAIL))
-            throw new Error(`the session was not accepted by a new process: ${who.status}`);
-          const ask = async (j: number) => {
-            const t0 = performance.now();
-            const res = await fetch(`${server.origin}/api/canary/api/summary?${kind.query(j)}`, {
-              headers: { cookie: cookie!, 'accept-encoding': kind.encoding, 'cache-control': kind.cache },
-            });
-            const body = await res.text();
-            const ms = performance.now() - t0;
-            if (res.status !== 200) throw new Error(`summary: ${res.status} ${body.slice(0, 300)}`);
-            if (res.headers.get('x-summary-source') !== 'live' || res.headers.get('x-summary-cache') !== 'miss')
-              throw new Error('the answer was not computed from the edges now (are they older than 15 minutes?)');
-            return { server: durationOf(body), client: ms };
-          };
-          const first = await ask(0);
-          g.server.push(first.server);
-          g.client.push(first.client);
-          // Then, on the same process, a range after the summary's idle time (nothing kept).
-          for (let j = 1; j <= AFTER_IDLE; j++) {
-            await sleep(IDLE_MS * 1.5);
-            const later = await ask(j);
-            g.idleServer.push(later.server);
-            g.idleClient.push(later.client);
-          }
-        } finally {
-          await server.child.stop();
+  for (let i = 0; i < runs; i++)
+    for (let k = 0; k < kinds.length; k++) {
+      const kind = kinds[(i + k) % kinds.length]!;
+      const g = got[kinds.indexOf(kind)]!;
+      const server = await startServer(
+        {
+          ...env,
+          OPSDECK_ENGINES: 'false',
+          ADMIN_EMAIL,
+          ADMIN_PASSWORD,
+          AUTH_SECRET: 'opsdeck-bench-health-sketch-process-secret',
+          HEALTH_SUMMARY_IDLE_MS: String(IDLE_MS),
+        },
+        nodeArgs,
+      );
+      try {
+        cookie ??= await signIn(server.origin, ADMIN_EMAIL, ADMIN_PASSWORD);
+        // A request the server answers first, as the page's session check would be.
+        const who = await fetch(`${server.origin}/api/auth/whoami`, { headers: { cookie } });
+        if (who.status !== 200 || !(await who.text()).includes(ADMIN_EMAIL))
+          throw new Error(`the session was not accepted by a new process: ${who.status}`);
+        const ask = async (j: number) => {
+          const t0 = performance.now();
+          const res = await fetch(`${server.origin}/api/canary/api/summary?${kind.query(j)}`, {
+            headers: { cookie: cookie!, 'accept-encoding': kind.encoding, 'cache-control': kind.cache },
+          });
+          const body = await res.text();
+          const ms = performance.now() - t0;
+          if (res.status !== 200) throw new Error(`summary: ${res.status} ${body.slice(0, 300)}`);
+          const h = (k: string) => res.headers.get(k);
+          // Computed now (not the 5-second answer cache), from the edges (they say what they cover).
+          if (h('x-summary-source') !== 'live' || h('x-summary-cache') !== 'miss' || !h('x-summary-range'))
+            throw new Error('the answer was not computed from the edges now (are they older than 15 minutes?)');
+          return { server: durationOf(body), client: ms };
+        };
+        const first = await ask(0);
+        g.server.push(first.server);
+        g.client.push(first.client);
+        // Then, on the same process, a range after the summary's idle time (nothing kept).
+        for (let j = 1; j <= AFTER_IDLE; j++) {
+          await sleep(IDLE_MS * 1.5);
+          const later = await ask(j);
+          g.idleServer.push(later.server);
+          g.idleClient.push(later.client);
         }
+      } finally {
+        await server.child.stop();
       }
-  } finally {
-    fs.rmSync(home, { recursive: true, force: true });
-  }
+    }
   const row = (xs: number[]) => [Math.round(median(xs)), Math.round(percentile(xs, 95)), Math.round(Math.max(...xs))];
   log(
     `\n${label}: answers computed on request over HTTP (custom: 3d−17m … 1d5h3m): the first of a server process just started (${runs} processes each), then ${AFTER_IDLE} more on it, each after the summary's idle time (nothing kept; ${runs * AFTER_IDLE} each); ms, load ${loadavg()}`,
