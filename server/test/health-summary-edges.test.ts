@@ -389,11 +389,16 @@ describe.each(databaseKinds())('health summary from edges against brute force on
     const after = new Date(st[0]!.built_to).getTime() + 1;
     const { rows: canary } = await test.db.query<{ id: string }>(`SELECT canary_id::text AS id FROM checks LIMIT 1`);
     const fresh: Record<string, Run[]> = {};
-    // Enough new checks that some fall between the others in check_id order.
+    // Two new checks fall between the others in check_id order by construction (random ids need
+    // not: with few checks before, 12 random ones all fell outside once); the rest are random.
+    const lo = before.check_id[0]!;
+    const mid = uuidBetween(lo, before.check_id.at(-1)!);
+    const between2 = [mid, uuidBetween(lo, mid)];
     for (let i = 0; i < 12; i++) {
       const { rows } = await test.db.query<{ id: string }>(
-        `INSERT INTO checks (canary_id, type, name) VALUES ($1, 'http', $2) RETURNING id::text`,
-        [canary[0]!.id, `fresh-${i}`],
+        `INSERT INTO checks (id, canary_id, type, name) VALUES (coalesce($3::uuid, gen_random_uuid()), $1, 'http', $2)
+         RETURNING id::text`,
+        [canary[0]!.id, `fresh-${i}`, between2[i] ?? null],
       );
       const items = [0, 1, 2].map((k) => ({ t: after + 997 * k + i, ok: (i + k) % 4 !== 0, d: 40 + 13 * k + i }));
       await writeRuns(test.db, rows[0]!.id, items);
@@ -408,9 +413,18 @@ describe.each(databaseKinds())('health summary from edges against brute force on
     expect([...order].sort()).toEqual(order);
     const ids12 = Object.keys(fresh);
     const between = ids12.filter((id) => id > before.check_id[0]! && id < before.check_id.at(-1)!);
-    expect(between.length, 'some new checks sort between the others').toBeGreaterThan(0);
+    expect(between.length, 'some new checks sort between the others').toBeGreaterThanOrEqual(2);
     for (const [id, items] of Object.entries(fresh))
       expectFigures(figuresOf(f!, id), bruteForce(items, f!.from.getTime(), f!.to.getTime(), true), `fresh ${id}`);
     for (const id of before.check_id) expect(figuresOf(f!, id), id).toEqual(figuresOf(before, id));
   });
 });
+
+/** A UUID strictly between two others in PostgreSQL's uuid order (bytewise, as their hex text sorts). */
+function uuidBetween(a: string, b: string): string {
+  const n = (u: string) => BigInt(`0x${u.replace(/-/g, '')}`);
+  const hex = ((n(a) + n(b)) / 2n).toString(16).padStart(32, '0');
+  const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  if (!(id > a && id < b)) throw new Error(`no uuid between ${a} and ${b}`);
+  return id;
+}
