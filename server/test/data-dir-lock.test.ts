@@ -1,7 +1,7 @@
 // One process at a time on an embedded database's directory (db/dataDirLock.ts): a second server on
 // the same DATA_DIR refuses to start and names the holder, a second open in one process is refused,
 // and a lock left by a process that is gone (killed, another program with its id, another host) is
-// taken over.
+// taken over. A damaged directory is refused with PostgreSQL's own reason, not PGlite's bare "Aborted()".
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -108,6 +108,34 @@ describe('the embedded database directory lock', () => {
       expect((await fetch(`${next.url}/api/about`)).ok).toBe(true);
       expect(await stopProcess(next.child, 30_000)).toBe(0);
       expect(fs.existsSync(path.join(dataDir, LOCK_FILE))).toBe(false);
+    },
+  );
+
+  it(
+    "refuses a damaged directory with PostgreSQL's reason and what to do, in process and as a server",
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      const dir = tempDir();
+      const db = await openPglite(dir);
+      await db.query('CREATE TABLE t (x int)');
+    await db.query('INSERT INTO t VALUES (1)');
+      await db.close();
+      // Its write-ahead log gone (as a copy taken while the server ran may leave it).
+      const wal = fs.readdirSync(path.join(dir, 'pg_wal')).filter((f) => /^[0-9A-F]{24}$/.test(f));
+      expect(wal.length).toBeGreaterThan(0);
+      for (const f of wal) fs.rmSync(path.join(dir, 'pg_wal', f));
+      const reason = /could not be opened: PANIC: could not locate a valid checkpoint record/;
+      const open = openPglite(dir);
+      await expect(open).rejects.toThrow(reason);
+      await expect(open).rejects.toThrow(/restore it from a backup taken with the server stopped/);
+      expect(fs.existsSync(path.join(dir, LOCK_FILE))).toBe(false);
+      const server = spawnNode([main], { DATA_DIR: dir, OPSDECK_DEMO: 'false', HOST: '127.0.0.1', PORT: '0' }, root);
+      const code = await new Promise<number | null>((resolve) => server.child.once('exit', resolve));
+      expect(code).not.toBe(0);
+      expect(server.output()).toMatch(reason);
+      expect(server.output()).toContain(dir);
     },
   );
 });

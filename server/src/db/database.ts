@@ -128,6 +128,25 @@ export interface PgliteOptions {
   sharedBuffers?: string;
 }
 
+/**
+ * The error of an embedded database that did not open, with what PostgreSQL said (its PANIC and
+ * FATAL lines) and what to do, in place of PGlite's bare "Aborted()".
+ */
+export function openFailure(e: unknown, dir: string | undefined, stderr: readonly string[]): Error {
+  const said = stderr
+    .map((l) => /\b(PANIC|FATAL):\s+(.*)$/.exec(l))
+    .filter((m) => m !== null)
+    .map((m) => `${m[1]}: ${m[2]}`);
+  if (!said.length) return e instanceof Error ? e : new Error(String(e));
+  const where = dir ? ` in ${dir}` : '';
+  return new Error(
+    `the embedded database${where} could not be opened: ${said.join('; ')}. ` +
+      `The directory may be damaged (two processes used it at once, or a copy taken while the server ran): ` +
+      `restore it from a backup taken with the server stopped, or move it away to start with an empty database`,
+    { cause: e },
+  );
+}
+
 export async function openPglite(
   dataDir: string | undefined,
   loadDataDir?: Blob,
@@ -140,15 +159,27 @@ export async function openPglite(
   // A directory on disk is locked first: PGlite has none of its own (db/dataDirLock.ts).
   const dir = dataDir?.startsWith('file://') ? dataDir.slice(7) : dataDir;
   const unlock = dir && !dir.includes('://') ? lockDataDir(dir, (m) => log.warn(m)) : () => undefined;
+  // What PostgreSQL writes to its stderr while the database opens: when it cannot (a damaged
+  // directory), PGlite throws a bare "Aborted()" and the reason is only there.
+  let starting = true;
+  const stderr: string[] = [];
+  const onStderr = (line: string) => {
+    if (starting && stderr.push(line) > 50) stderr.shift();
+    return false;
+  };
   let db: PGlite;
   try {
     db = await PGlite.create(dataDir, {
       ...(loadDataDir ? { loadDataDir } : {}),
       ...(startParams ? { startParams } : {}),
+      onStderr,
     });
   } catch (e) {
     unlock();
-    throw e;
+    throw openFailure(e, dir, stderr);
+  } finally {
+    starting = false;
+    stderr.length = 0;
   }
   const wrap = (q: Pick<PGlite, 'query'>): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
