@@ -17,8 +17,8 @@
 // summary computed in SQL: the sketch merge and the mean of percentiles; minutes per range),
 // --process N (also answers computed on request over HTTP by N server processes: the first after
 // start, then after the summary's idle time; healthSketchProcess.ts), --process-profile DIR (their
-// CPU profiles), --process-node-args "…" (their node flags), --only-process (that part alone, after
-// the edge job).
+// CPU profiles), --process-node-args "…" (their node flags), --process-answers K (answers after the
+// idle time per process, default 3), --only-process (that part alone, after the edge job).
 import fs from 'node:fs';
 import { openPglite, openPostgres, type Database, type Queryable } from '../server/src/db/database.js';
 import { migrate } from '../server/src/db/migrate.js';
@@ -349,10 +349,16 @@ async function measure(
 ): Promise<void> {
   await measureEdges(label, open);
   if (flags.process)
-    await measureNewProcess(label, env, numberFlag(flags, 'process', 8), [
-      ...(flags['process-profile'] ? ['--cpu-prof', '--cpu-prof-dir', String(flags['process-profile'])] : []),
-      ...(flags['process-node-args'] ? String(flags['process-node-args']).split(/\s+/) : []),
-    ]);
+    await measureNewProcess(
+      label,
+      env,
+      numberFlag(flags, 'process', 8),
+      [
+        ...(flags['process-profile'] ? ['--cpu-prof', '--cpu-prof-dir', String(flags['process-profile'])] : []),
+        ...(flags['process-node-args'] ? String(flags['process-node-args']).split(/\s+/) : []),
+      ],
+      numberFlag(flags, 'process-answers', 3),
+    );
   if (flags['only-process']) return;
   await measureViews(label, open, runs);
   if (!flags.compare) return;

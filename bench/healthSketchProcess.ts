@@ -5,8 +5,10 @@
 // off: nothing precomputes, the edges are as the benchmark left them) is signed in to and asked:
 // - once just after it started, as an operator meets it after a deploy or a restart: nothing kept,
 //   and none of the summary's code compiled yet by V8;
-// - then AFTER_IDLE more times, each after the summary's idle time (HEALTH_SUMMARY_IDLE_MS, set to
-//   IDLE_MS here): nothing kept again, as a running server after a quiet spell.
+// - then `afterIdle` more times (--process-answers, default 3), each after the summary's idle time
+//   (HEALTH_SUMMARY_IDLE_MS, set to IDLE_MS here): nothing kept again, as a running server after a
+//   quiet spell. The later half of them are also shown apart ("steady"): a server that has answered
+//   a few times has the summary's code compiled, as one running for days has.
 // One kind of answer per process, the three in turn: a custom range as the console asks
 // (format=console, gzip) or as an API client does (the FORMATS.md JSON, uncompressed), or the last
 // 30 days computed now (`Cache-Control: no-cache`: it reads the runs since the latest edge too) as
@@ -22,8 +24,6 @@ const DAY = 24 * HOUR;
 
 /** The summary's idle time in the benchmark's servers (HEALTH_SUMMARY_IDLE_MS): after it, nothing is kept. */
 const IDLE_MS = 2_000;
-/** Answers asked of each process after its first, each after the idle time. */
-const AFTER_IDLE = 3;
 
 const log = (s: string) => console.log(s);
 
@@ -36,13 +36,14 @@ function durationOf(body: string): number {
 
 /**
  * `runs` new server processes per kind of answer on the database `env` names (DATABASE_URL, or
- * DATA_DIR for PGlite), each asked once just after it started and AFTER_IDLE times after the idle time.
+ * DATA_DIR for PGlite), each asked once just after it started and `afterIdle` times after the idle time.
  */
 export async function measureNewProcess(
   label: string,
   env: NodeJS.ProcessEnv,
   runs: number,
   nodeArgs: string[] = [],
+  afterIdle = 3,
 ): Promise<void> {
   ensureServerBuilt();
   const custom = (shiftMin: number) => {
@@ -69,6 +70,7 @@ export async function measureNewProcess(
     client: [] as number[],
     idleServer: [] as number[],
     idleClient: [] as number[],
+    steadyServer: [] as number[],
   }));
   // Signed in once (sign-ins are rate limited across processes); the session lives in the database.
   let cookie: string | undefined;
@@ -111,11 +113,12 @@ export async function measureNewProcess(
         g.server.push(first.server);
         g.client.push(first.client);
         // Then, on the same process, a range after the summary's idle time (nothing kept).
-        for (let j = 1; j <= AFTER_IDLE; j++) {
+        for (let j = 1; j <= afterIdle; j++) {
           await sleep(IDLE_MS * 1.5);
           const later = await ask(j);
           g.idleServer.push(later.server);
           g.idleClient.push(later.client);
+          if (j > afterIdle / 2) g.steadyServer.push(later.server);
         }
       } finally {
         await server.child.stop();
@@ -123,7 +126,7 @@ export async function measureNewProcess(
     }
   const row = (xs: number[]) => [Math.round(median(xs)), Math.round(percentile(xs, 95)), Math.round(Math.max(...xs))];
   log(
-    `\n${label}: answers computed on request over HTTP (custom: 3d−17m … 1d5h3m): the first of a server process just started (${runs} processes each), then ${AFTER_IDLE} more on it, each after the summary's idle time (nothing kept; ${runs * AFTER_IDLE} each); ms, load ${loadavg()}`,
+    `\n${label}: answers computed on request over HTTP (custom: 3d−17m … 1d5h3m): the first of a server process just started (${runs} processes each), then ${afterIdle} more on it, each after the summary's idle time (nothing kept; ${runs * afterIdle} each; steady: the later half of them); ms, load ${loadavg()}`,
   );
   printTable(
     [
@@ -138,12 +141,15 @@ export async function measureNewProcess(
       'max',
       'client median',
       'p95',
+      'steady: server median',
+      'p95',
     ],
     kinds.map((k, i) => {
       const g = got[i]!;
       const [cm, cp] = row(g.client);
       const [im, ip] = row(g.idleClient);
-      return [k.name, ...row(g.server), cm!, cp!, ...row(g.idleServer), im!, ip!];
+      const [sm, sp] = row(g.steadyServer);
+      return [k.name, ...row(g.server), cm!, cp!, ...row(g.idleServer), im!, ip!, sm!, sp!];
     }),
   );
 }
