@@ -193,12 +193,14 @@ describe.each(databaseKinds())('health summary from roll-ups on %s', (kind) => {
   });
 
   it('rolls up again from the last roll-up after a pause, so no hour is left out', async () => {
-    // As if the server had been down for a day: the mark is a day old and the last hours unrolled.
-    await test.db.query(`DELETE FROM check_statuses_1h WHERE created_at > now() - interval '20 hours'`);
-    await test.db.query(
-      `DELETE FROM check_statuses_1d WHERE created_at >= date_trunc('day', now() - interval '20 hours')`,
-    );
-    await test.db.query(`UPDATE check_statuses_rollup_mark SET rolled_at = now() - interval '20 hours'`);
+    // As if the server had been down for about a day: the mark 2 hours into the day of 20 hours ago
+    // (19 to 42 hours back), and every roll-up since unmade. The day's own roll-up is gone too, so
+    // before rolling up again the range misses that day's 2 hours before the mark (a mark at 20
+    // hours ago left no runs there when the test ran at 20:00-20:20 UTC: it could not fail then).
+    const mark = `date_trunc('day', now() - interval '20 hours') + interval '2 hours'`;
+    await test.db.query(`DELETE FROM check_statuses_1h WHERE created_at >= ${mark}`);
+    await test.db.query(`DELETE FROM check_statuses_1d WHERE created_at >= date_trunc('day', ${mark})`);
+    await test.db.query(`UPDATE check_statuses_rollup_mark SET rolled_at = ${mark}`);
     const before = await summary('7d');
     expect(before.steady!.uptime.passed).toBeLessThan(expected('steady', 0).passed);
     const r = await rollupCheckStatuses(test.db);
