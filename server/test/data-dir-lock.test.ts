@@ -120,7 +120,7 @@ describe('the embedded database directory lock', () => {
       const dir = tempDir();
       const db = await openPglite(dir);
       await db.query('CREATE TABLE t (x int)');
-    await db.query('INSERT INTO t VALUES (1)');
+      await db.query('INSERT INTO t VALUES (1)');
       await db.close();
       // Its write-ahead log gone (as a copy taken while the server ran may leave it).
       const wal = fs.readdirSync(path.join(dir, 'pg_wal')).filter((f) => /^[0-9A-F]{24}$/.test(f));
