@@ -194,9 +194,10 @@ describe.each(databaseKinds())('health summary from roll-ups on %s', (kind) => {
 
   it('rolls up again from the last roll-up after a pause, so no hour is left out', async () => {
     // As if the server had been down for about a day: the mark 2 hours into the day of 20 hours ago
-    // (19 to 42 hours back), and every roll-up since unmade. The day's own roll-up is gone too, so
-    // before rolling up again the range misses that day's 2 hours before the mark (a mark at 20
-    // hours ago left no runs there when the test ran at 20:00-20:20 UTC: it could not fail then).
+    // (20 to 42 hours back), and every roll-up since unmade. The day's own roll-up is gone too, so
+    // before rolling up again the range misses that day's 2 hours before the mark, 6 runs a check.
+    // (With the mark at 20 hours ago, a run between 20:00 and ~20:20 UTC found no run in that gap,
+    // and the first assertion failed.)
     const mark = `date_trunc('day', now() - interval '20 hours') + interval '2 hours'`;
     await test.db.query(`DELETE FROM check_statuses_1h WHERE created_at >= ${mark}`);
     await test.db.query(`DELETE FROM check_statuses_1d WHERE created_at >= date_trunc('day', ${mark})`);
