@@ -132,7 +132,7 @@ export interface PgliteOptions {
  * The error of an embedded database that did not open, with what PostgreSQL said (its PANIC and
  * FATAL lines) and what to do, in place of PGlite's bare "Aborted()".
  */
-export function openFailure(e: unknown, dir: string | undefined, stderr: readonly string[]): Error {
+function openFailure(e: unknown, dir: string | undefined, stderr: readonly string[]): Error {
   const said = stderr
     .map((l) => /\b(PANIC|FATAL):\s+(.*)$/.exec(l))
     .filter((m) => m !== null)
